@@ -1,0 +1,159 @@
+// Package api provides the JSON read API under /api/v1. Its operations are
+// also what the MCP tools call, so both surfaces answer alike.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store"
+)
+
+// API answers read requests for public signals.
+type API struct {
+	Store    store.Store
+	Problems problem.Renderer
+	BaseURL  string
+}
+
+// List returns one page of public signals with list snippets.
+func (a *API) List(ctx context.Context, q model.ListQuery) (*ListResponse, error) {
+	list, more, err := a.Store.ListSignals(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	resp := &ListResponse{Signals: make([]Signal, len(list)), Page: q.Page, PageSize: q.PageSize, HasMore: more}
+	for i, s := range list {
+		resp.Signals[i] = NewSignal(s)
+		snippet := model.Cut(s.Text, model.ListSnippetChars)
+		resp.Signals[i].Snippet = &snippet
+	}
+	if more {
+		next := q.Page + 1
+		resp.NextPage = &next
+	}
+	return resp, nil
+}
+
+// Get returns one public signal with its text cut to 16,000 code points.
+func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
+	if n := model.Chars(id); n < 1 || n > model.MaxIDChars {
+		return nil, notFound(id)
+	}
+	s, err := a.Store.GetSignal(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := NewSignal(s)
+	text := model.Cut(s.Text, model.MaxTextChars)
+	out.Text = &text
+	return &out, nil
+}
+
+func notFound(id string) error {
+	return problem.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
+}
+
+// HandleList serves GET /api/v1/signals.
+func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
+	q, err := model.ParseListQuery(r.URL.Query())
+	if err != nil {
+		a.Problems.Write(w, r, err)
+		return
+	}
+	resp, err := a.List(r.Context(), q)
+	if err != nil {
+		a.Problems.Write(w, r, err)
+		return
+	}
+	a.writeJSON(w, r, resp, true)
+}
+
+// HandleGet serves GET /api/v1/signals/{id}. The id is taken from the
+// escaped path so that an encoded "/" stays part of it.
+func (a *API) HandleGet(w http.ResponseWriter, r *http.Request) {
+	if len(r.URL.Query()) > 0 {
+		for name := range r.URL.Query() {
+			a.Problems.Write(w, r, problem.Unknown(name, []string{}))
+			return
+		}
+	}
+	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), SignalsPath+"/"))
+	if err != nil {
+		a.Problems.Write(w, r, notFound(id))
+		return
+	}
+	resp, err := a.Get(r.Context(), id)
+	if err != nil {
+		a.Problems.Write(w, r, err)
+		return
+	}
+	a.writeJSON(w, r, resp, true)
+}
+
+// Paths of the API.
+const (
+	Prefix      = "/api/v1"
+	SignalsPath = Prefix + "/signals"
+	SearchPath  = SignalsPath + "/search"
+	UsagePath   = Prefix + "/usage"
+)
+
+// writeJSON writes a 200 JSON body; aliases says whether it carries
+// deprecated camelCase aliases.
+func (a *API) writeJSON(w http.ResponseWriter, r *http.Request, v any, aliases bool) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	if aliases {
+		problem.MarkDeprecatedAliases(h, a.BaseURL)
+	}
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// Methods dispatches by method and answers others with a JSON 405 listing
+// the allowed ones. HEAD is allowed wherever GET is.
+type Methods struct {
+	Handlers map[string]http.Handler
+	Problems problem.Renderer
+}
+
+// ServeHTTP implements http.Handler.
+func (m Methods) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	if h, ok := m.Handlers[method]; ok {
+		h.ServeHTTP(w, r)
+		return
+	}
+	var allowed []string
+	for name := range m.Handlers {
+		allowed = append(allowed, name)
+		if name == http.MethodGet {
+			allowed = append(allowed, http.MethodHead)
+		}
+	}
+	slices.Sort(allowed)
+	m.Problems.Write(w, r, problem.MethodNotAllowed(r.Method, allowed))
+}
+
+// NotFound answers unknown API paths with a JSON 404.
+func (a *API) NotFound(w http.ResponseWriter, r *http.Request) {
+	a.Problems.Write(w, r, problem.NotFound("no API endpoint at "+r.URL.Path+"; see "+strings.TrimRight(a.BaseURL, "/")+"/openapi.json"))
+}

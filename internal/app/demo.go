@@ -1,0 +1,50 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"signals/internal/auth"
+	"signals/internal/demo"
+	"signals/internal/importer"
+	"signals/internal/store"
+)
+
+// DemoEmail is the account that serve --demo creates.
+const DemoEmail = "demo@example.com"
+
+// LoadDemo fills an empty database with the bundled demo signals and creates
+// the demo account, printing its new API key once on out.
+func LoadDemo(ctx context.Context, st store.Store, out io.Writer, log *slog.Logger) error {
+	n, err := st.CountSignals(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		res, err := importer.Import(ctx, demo.Records(), st, importer.Options{Errors: io.Discard})
+		if err != nil {
+			return err
+		}
+		log.Info("loaded demo data", "signals", res.Imported)
+	} else {
+		log.Info("database already holds signals; demo data not loaded", "signals", n)
+	}
+	acct, err := st.CreateAccount(ctx, DemoEmail, time.Now())
+	if errors.Is(err, store.ErrExists) {
+		log.Info("demo account exists; create another key with: signals keys create --email " + DemoEmail)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	secret, _, err := auth.Issue(ctx, st, acct.ID, "demo", time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "Demo account %s; its API key (shown once):\n%s\n", DemoEmail, secret)
+	return nil
+}

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"time"
+
+	"signals/internal/problem"
+)
+
+// requestID gives every request an id, kept from the client when it is a
+// plain token, and returns it in X-Request-Id.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(problem.RequestIDHeader)
+		if !validRequestID.MatchString(id) {
+			b := make([]byte, 12)
+			rand.Read(b)
+			id = hex.EncodeToString(b)
+			r.Header.Set(problem.RequestIDHeader, id)
+		}
+		w.Header().Set(problem.RequestIDHeader, id)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
+
+// keyLike matches anything shaped like an API key, so it never reaches a log
+// even when a client puts one where it does not belong.
+var keyLike = regexp.MustCompile(`sig_[0-9A-Za-z]{8,}`)
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush lets streaming responses through the wrapper.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// accessLog logs one line per request: never the query string (it may hold
+// anything a client typed) and never anything shaped like a key.
+func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("request_id", r.Header.Get(problem.RequestIDHeader)),
+			slog.String("method", r.Method),
+			slog.String("path", keyLike.ReplaceAllString(r.URL.EscapedPath(), "sig_[redacted]")),
+			slog.Int("status", sw.status),
+			slog.Duration("duration", time.Since(start)))
+	})
+}

@@ -1,0 +1,306 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/mail"
+	"os"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"signals/internal/app"
+	"signals/internal/auth"
+	"signals/internal/importer"
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+func serve(ctx context.Context, args []string, env Env) error {
+	c := newCommand("serve", env)
+	c.stringVar(&c.cfg.Addr, "addr", "SIGNALS_ADDR", ":8080", "address to listen on")
+	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "http://localhost:8080",
+		"public base address of the service")
+	demo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	log := c.logger()
+	a, err := app.New(ctx, c.cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if *demo {
+		if err := app.LoadDemo(ctx, a.Store(), env.Stdout, log); err != nil {
+			return fmt.Errorf("demo data: %w", err)
+		}
+	}
+	ln, err := net.Listen("tcp", c.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	return a.Serve(ctx, ln)
+}
+
+// openStore opens the configured store for an operator command.
+func (c *command) openStore(ctx context.Context) (store.Store, error) {
+	return app.OpenStore(ctx, c.cfg.Database)
+}
+
+func migrate(ctx context.Context, args []string, env Env) error {
+	c := newCommand("migrate", env)
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stderr, "schema is up to date")
+	return st.Close()
+}
+
+func importCmd(ctx context.Context, args []string, env Env) error {
+	c := newCommand("import", env)
+	pos, err := c.parse(args, 1, "one argument: FILE, or - for standard input")
+	if err != nil {
+		return err
+	}
+	in := env.Stdin
+	if pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	opt := importer.Options{Errors: env.Stderr}
+	if isTerminal(env.Stderr) {
+		opt.Progress = env.Stderr
+	}
+	start := time.Now()
+	res, err := importer.Import(ctx, in, st, opt)
+	if errors.Is(err, importer.ErrInvalid) {
+		fmt.Fprintf(env.Stderr, "%d of %d lines invalid; nothing was imported\n", res.Invalid, res.Lines)
+		return errReported
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "imported %d signals in %s\n", res.Imported, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func setStatus(ctx context.Context, args []string, env Env) error {
+	c := newCommand("signals set-status", env)
+	marketOnly := c.fs.String("market-only", "", "true or false: whether the signal is market-only")
+	pos, err := c.parse(args, 2, "ID and one of public, hidden, pending")
+	if err != nil {
+		return err
+	}
+	if !model.IsOneOf(pos[1], model.Statuses) {
+		return fmt.Errorf("%w: status must be public, hidden or pending", errUsage)
+	}
+	var mo *bool
+	if *marketOnly != "" {
+		v, err := strconv.ParseBool(*marketOnly)
+		if err != nil {
+			return fmt.Errorf("%w: --market-only takes true or false", errUsage)
+		}
+		mo = &v
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.SetStatus(ctx, pos[0], pos[1], mo); errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no signal with id %q", pos[0])
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// emailFlag declares the --email flag.
+func (c *command) emailFlag() *string {
+	return c.fs.String("email", "", "the account's email address")
+}
+
+func checkEmail(email string) error {
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Address != email || a.Name != "" {
+		return fmt.Errorf("%w: --email must be a plain email address", errUsage)
+	}
+	return nil
+}
+
+func accountsCreate(ctx context.Context, args []string, env Env) error {
+	c := newCommand("accounts create", env)
+	email := c.emailFlag()
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	if err := checkEmail(*email); err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	a, err := st.CreateAccount(ctx, *email, time.Now())
+	if errors.Is(err, store.ErrExists) {
+		return fmt.Errorf("an account with email %s exists", *email)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "created account %d for %s\n", a.ID, a.Email)
+	return nil
+}
+
+func accountsSetLimits(ctx context.Context, args []string, env Env) error {
+	c := newCommand("accounts set-limits", env)
+	email := c.emailFlag()
+	daily := c.fs.Int("daily-requests", -1, "requests per UTC day")
+	minute := c.fs.Int("minute-requests", -1, "requests per minute")
+	searches := c.fs.Int("daily-searches", -1, "fresh semantic searches per UTC day")
+	concurrent := c.fs.Int("concurrent-searches", -1, "semantic searches running at once")
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	st, a, err := c.account(ctx, *email)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	l := a.Limits
+	for _, f := range []struct {
+		name string
+		v    int
+		p    *int
+	}{
+		{"daily-requests", *daily, &l.DailyRequests}, {"minute-requests", *minute, &l.MinuteRequests},
+		{"daily-searches", *searches, &l.DailySearches}, {"concurrent-searches", *concurrent, &l.ConcurrentSearches},
+	} {
+		if f.v == -1 {
+			continue
+		}
+		if f.v < 0 || f.v > 1_000_000_000 {
+			return fmt.Errorf("%w: --%s must be from 0 to 1000000000", errUsage, f.name)
+		}
+		*f.p = f.v
+	}
+	if err := st.SetLimits(ctx, a.ID, l); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "daily_requests=%d minute_requests=%d daily_searches=%d concurrent_searches=%d\n",
+		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches)
+	return nil
+}
+
+// account opens the store and finds the account with the given email.
+func (c *command) account(ctx context.Context, email string) (store.Store, model.Account, error) {
+	if err := checkEmail(email); err != nil {
+		return nil, model.Account{}, err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return nil, model.Account{}, err
+	}
+	a, err := st.AccountByEmail(ctx, email)
+	if err != nil {
+		st.Close()
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, a, fmt.Errorf("no account with email %s", email)
+		}
+		return nil, a, err
+	}
+	return st, a, nil
+}
+
+func keysCreate(ctx context.Context, args []string, env Env) error {
+	c := newCommand("keys create", env)
+	email := c.emailFlag()
+	name := c.fs.String("name", "default", "a name to tell the key apart")
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	st, a, err := c.account(ctx, *email)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	secret, _, err := auth.Issue(ctx, st, a.ID, *name, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, secret)
+	return nil
+}
+
+func keysList(ctx context.Context, args []string, env Env) error {
+	c := newCommand("keys list", env)
+	email := c.emailFlag()
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	st, a, err := c.account(ctx, *email)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	keys, err := st.Keys(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	writeKeys(env.Stdout, keys)
+	return nil
+}
+
+func writeKeys(out io.Writer, keys []model.APIKey) {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tKEY\tCREATED\tLAST USED\tREVOKED")
+	when := func(t *time.Time) string {
+		if t == nil {
+			return "-"
+		}
+		return t.Format(time.RFC3339)
+	}
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Hint,
+			k.CreatedAt.Format(time.RFC3339), when(k.LastUsed), when(k.RevokedAt))
+	}
+	tw.Flush()
+}
+
+func keysRevoke(ctx context.Context, args []string, env Env) error {
+	c := newCommand("keys revoke", env)
+	pos, err := c.parse(args, 1, "one argument: KEY_ID")
+	if err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.RevokeKey(ctx, pos[0], time.Now()); errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no active key with id %q", pos[0])
+	} else if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "revoked %s\n", pos[0])
+	return nil
+}

@@ -1,0 +1,272 @@
+// Package importer reads signals from JSON Lines into the store: streamed,
+// validated line by line, and written in one transaction that commits only
+// when every line is valid.
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// MaxLineBytes bounds one line, so a corrupt file cannot exhaust memory.
+const MaxLineBytes = 8 << 20
+
+// ErrInvalid is returned when at least one line was invalid; nothing was
+// written.
+var ErrInvalid = errors.New("the file has invalid lines; nothing was imported")
+
+// Options control reporting.
+type Options struct {
+	// Errors receives one "line N: field: reason" line per problem.
+	Errors io.Writer
+	// Progress, when set, receives a progress line now and then.
+	Progress io.Writer
+	// ProgressEvery is the interval between progress lines (default 1s).
+	ProgressEvery time.Duration
+}
+
+// Result counts what an import saw.
+type Result struct {
+	Lines    int // non-blank lines read
+	Imported int // signals written (0 unless the import committed)
+	Invalid  int // lines with at least one problem
+}
+
+// Import reads JSON Lines from r and upserts them by id in one transaction.
+// If any line is invalid every problem is reported, nothing is written and
+// ErrInvalid is returned.
+func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Result, error) {
+	var res Result
+	tx, err := st.BeginImport(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer tx.Rollback()
+	errOut := opt.Errors
+	if errOut == nil {
+		errOut = io.Discard
+	}
+	every := opt.ProgressEvery
+	if every == 0 {
+		every = time.Second
+	}
+	last := time.Now()
+	br := bufio.NewReaderSize(r, 1<<20)
+	for n := 1; ; n++ {
+		line, err := readLine(br)
+		if err == io.EOF && len(line) == 0 {
+			break
+		}
+		if err != nil && err != io.EOF {
+			if errors.Is(err, errLineTooLong) {
+				res.Invalid++
+				fmt.Fprintf(errOut, "line %d: %v\n", n, err)
+				continue
+			}
+			return res, fmt.Errorf("read line %d: %w", n, err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		res.Lines++
+		s, problems := Decode(line)
+		if len(problems) > 0 {
+			res.Invalid++
+			for _, p := range problems {
+				fmt.Fprintf(errOut, "line %d: %s\n", n, p)
+			}
+			continue
+		}
+		if res.Invalid == 0 {
+			if err := tx.Put(ctx, s); err != nil {
+				return res, fmt.Errorf("line %d: %w", n, err)
+			}
+		}
+		if opt.Progress != nil && time.Since(last) >= every {
+			last = time.Now()
+			fmt.Fprintf(opt.Progress, "%d lines read, %d invalid\n", res.Lines, res.Invalid)
+		}
+	}
+	if res.Invalid > 0 {
+		return res, ErrInvalid
+	}
+	if err := tx.Commit(); err != nil {
+		return res, err
+	}
+	res.Imported = res.Lines
+	return res, nil
+}
+
+var errLineTooLong = fmt.Errorf("line is longer than %d bytes", MaxLineBytes)
+
+// readLine returns the next line without its terminator. A line longer than
+// MaxLineBytes is skipped whole and reported.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxLineBytes {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			if err != nil && err != io.EOF {
+				return nil, err
+			}
+			return nil, errLineTooLong
+		}
+		buf = append(buf, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(buf, "\r\n"), err
+	}
+}
+
+// record is the wire form of one line; pointers tell missing from empty.
+type record struct {
+	ID                   *string `json:"id"`
+	Tag                  *string `json:"tag"`
+	Source               *string `json:"source"`
+	Language             *string `json:"language"`
+	Country              *string `json:"country"`
+	AuthorName           *string `json:"author_name"`
+	AuthorHeadline       *string `json:"author_headline"`
+	SourceURL            *string `json:"source_url"`
+	Text                 *string `json:"text"`
+	PublishedAt          *string `json:"published_at"`
+	PublishedAtPrecision *string `json:"published_at_precision"`
+	ObservedAt           *string `json:"observed_at"`
+	Status               *string `json:"status"`
+	MarketOnly           *bool   `json:"market_only"`
+}
+
+// Decode parses and validates one line, returning every problem found as
+// "field: reason".
+func Decode(line []byte) (model.Signal, []string) {
+	var rec record
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return model.Signal{}, []string{jsonProblem(err)}
+	}
+	if dec.More() {
+		return model.Signal{}, []string{"line: must hold exactly one JSON object"}
+	}
+	var problems []string
+	req := func(field string, v *string) string {
+		if v == nil {
+			problems = append(problems, field+": is required")
+			return ""
+		}
+		return *v
+	}
+	s := model.Signal{
+		ID:                   req("id", rec.ID),
+		Tag:                  req("tag", rec.Tag),
+		Source:               req("source", rec.Source),
+		Language:             req("language", rec.Language),
+		AuthorName:           req("author_name", rec.AuthorName),
+		SourceURL:            req("source_url", rec.SourceURL),
+		Text:                 req("text", rec.Text),
+		PublishedAtPrecision: req("published_at_precision", rec.PublishedAtPrecision),
+		Status:               model.StatusPending,
+	}
+	if rec.Country != nil {
+		s.Country = *rec.Country
+	}
+	if rec.AuthorHeadline != nil {
+		s.AuthorHeadline = *rec.AuthorHeadline
+	}
+	if rec.Status != nil {
+		s.Status = *rec.Status
+	}
+	if rec.MarketOnly != nil {
+		s.MarketOnly = *rec.MarketOnly
+	}
+	if v := req("published_at", rec.PublishedAt); rec.PublishedAt != nil {
+		t, err := model.ParseTime(v)
+		if err != nil {
+			problems = append(problems, "published_at: "+err.Error())
+		}
+		s.PublishedAt = t
+	}
+	if rec.ObservedAt != nil {
+		t, err := model.ParseTime(*rec.ObservedAt)
+		if err != nil {
+			problems = append(problems, "observed_at: "+err.Error()+", or null")
+		}
+		s.ObservedAt = &t
+	}
+	for _, fe := range s.Validate() {
+		if rec.fieldGiven(fe.Field) {
+			problems = append(problems, fe.Error())
+		}
+	}
+	return s, problems
+}
+
+// fieldGiven reports whether a field was present, so that a missing required
+// field is reported once ("is required") rather than twice.
+func (r record) fieldGiven(field string) bool {
+	switch field {
+	case "id":
+		return r.ID != nil
+	case "tag":
+		return r.Tag != nil
+	case "source":
+		return r.Source != nil
+	case "language":
+		return r.Language != nil
+	case "author_name":
+		return r.AuthorName != nil
+	case "source_url":
+		return r.SourceURL != nil
+	case "text":
+		return r.Text != nil
+	case "published_at_precision":
+		return r.PublishedAtPrecision != nil
+	}
+	return true
+}
+
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field == "" {
+			return "line: must be a JSON object"
+		}
+		return te.Field + ": must be a JSON " + jsonType(te.Type.Kind().String())
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("line: invalid JSON at byte %d: %v", se.Offset, se)
+	}
+	msg := err.Error()
+	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return strings.Trim(f, `"`) + ": is not a field of a signal"
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return "line: invalid JSON: unexpected end"
+	}
+	return "line: " + strings.TrimPrefix(msg, "json: ")
+}
+
+func jsonType(kind string) string {
+	switch kind {
+	case "ptr", "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	}
+	return kind
+}

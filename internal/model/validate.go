@@ -1,0 +1,70 @@
+package model
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// FieldError is one reason a signal record is invalid.
+type FieldError struct {
+	Field  string
+	Reason string
+}
+
+func (e FieldError) Error() string { return e.Field + ": " + e.Reason }
+
+// Validate checks a signal record as imported and returns every problem found.
+func (s Signal) Validate() []FieldError {
+	var errs []FieldError
+	add := func(field, reason string) { errs = append(errs, FieldError{field, reason}) }
+	if n := Chars(s.ID); n < 1 || n > MaxIDChars {
+		add("id", "must be 1 to 256 characters")
+	} else if hasControl(s.ID) {
+		add("id", "must not contain control characters")
+	}
+	enum := func(field, v string, allowed []string) {
+		if !IsOneOf(v, allowed) {
+			add(field, "must be one of "+strings.Join(allowed, ", "))
+		}
+	}
+	enum("tag", s.Tag, Tags)
+	enum("source", s.Source, Sources)
+	enum("language", s.Language, Languages)
+	enum("published_at_precision", s.PublishedAtPrecision, Precisions)
+	enum("status", s.Status, Statuses)
+	if s.Country != "" && !ValidCountry(s.Country) {
+		add("country", "must be a known country key (lower-case English name with underscores, e.g. united_states) or null")
+	}
+	if strings.TrimSpace(s.AuthorName) == "" {
+		add("author_name", "must not be empty")
+	} else if Chars(s.AuthorName) > 200 {
+		add("author_name", "must be at most 200 characters")
+	}
+	if Chars(s.AuthorHeadline) > 500 {
+		add("author_headline", "must be at most 500 characters")
+	}
+	if u, err := url.Parse(s.SourceURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(s.SourceURL) > 2048 {
+		add("source_url", "must be an absolute http or https URL of at most 2048 bytes")
+	}
+	if strings.TrimSpace(s.Text) == "" {
+		add("text", "must not be empty")
+	}
+	for _, f := range []struct{ name, v string }{
+		{"id", s.ID}, {"author_name", s.AuthorName}, {"author_headline", s.AuthorHeadline}, {"text", s.Text},
+	} {
+		if !utf8.ValidString(f.v) {
+			add(f.name, "must be valid UTF-8")
+		}
+	}
+	return errs
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return true
+		}
+	}
+	return false
+}

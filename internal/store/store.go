@@ -1,0 +1,82 @@
+// Package store defines the persistence the service needs, behind one
+// interface that the SQLite and PostgreSQL implementations both satisfy.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"signals/internal/model"
+)
+
+// Errors the implementations return.
+var (
+	// ErrNotFound: no such record, or a signal that is not public.
+	ErrNotFound = errors.New("not found")
+	// ErrExists: a record with the same unique key exists.
+	ErrExists = errors.New("already exists")
+)
+
+// Store is everything the service persists.
+type Store interface {
+	Signals
+	Accounts
+	// Ping checks that the store answers.
+	Ping(ctx context.Context) error
+	// Close releases the store's resources.
+	Close() error
+}
+
+// Signals stores collected items and answers public reads.
+type Signals interface {
+	// ListSignals returns one page of public signals matching q, newest
+	// published first then id descending, with Text cut to the list snippet
+	// length, and whether more pages follow.
+	ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
+	// GetSignal returns a public signal with Text cut to MaxTextChars, or
+	// ErrNotFound when it is missing or not public.
+	GetSignal(ctx context.Context, id string) (model.Signal, error)
+	// CountSignals counts all stored signals, public or not.
+	CountSignals(ctx context.Context) (int, error)
+	// BeginImport starts one transaction that upserts signals by id.
+	BeginImport(ctx context.Context) (ImportTx, error)
+	// SetStatus sets a signal's editorial status and, when marketOnly is not
+	// nil, its market-only flag.
+	SetStatus(ctx context.Context, id, status string, marketOnly *bool) error
+}
+
+// ImportTx is an import in progress: nothing is visible until Commit.
+type ImportTx interface {
+	// Put upserts one valid signal.
+	Put(ctx context.Context, s model.Signal) error
+	// Commit makes every Put visible at once.
+	Commit() error
+	// Rollback discards every Put; it is a no-op after Commit.
+	Rollback() error
+}
+
+// Accounts stores accounts and their API keys.
+type Accounts interface {
+	// CreateAccount creates an account with a verified email and the initial
+	// limits; ErrExists if the email is taken.
+	CreateAccount(ctx context.Context, email string, now time.Time) (model.Account, error)
+	// AccountByEmail finds an account by email, case-insensitively.
+	AccountByEmail(ctx context.Context, email string) (model.Account, error)
+	// Account finds an account by id.
+	Account(ctx context.Context, id int64) (model.Account, error)
+	// SetLimits replaces an account's actual limits.
+	SetLimits(ctx context.Context, accountID int64, l model.Limits) error
+	// CreateKey stores a key's description and the hash of its secret.
+	CreateKey(ctx context.Context, k model.APIKey, hash []byte) error
+	// Keys lists an account's keys, newest first, revoked ones included.
+	Keys(ctx context.Context, accountID int64) ([]model.APIKey, error)
+	// RevokeKey revokes a key; ErrNotFound if it does not exist or is
+	// already revoked.
+	RevokeKey(ctx context.Context, keyID string, now time.Time) error
+	// KeyByHash finds an unrevoked key by the hash of its secret, with its
+	// account; ErrNotFound otherwise.
+	KeyByHash(ctx context.Context, hash []byte) (model.APIKey, []byte, model.Account, error)
+	// TouchKey records when a key was last used.
+	TouchKey(ctx context.Context, keyID string, at time.Time) error
+}

@@ -1,0 +1,357 @@
+// Package storetest is the behaviour every store implementation must have:
+// one suite that the SQLite and PostgreSQL stores both run.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// Opener returns a fresh, empty store for one test.
+type Opener func(t *testing.T) store.Store
+
+// Run runs the whole suite against stores made by open.
+func Run(t *testing.T, open Opener) {
+	t.Run("ListOrderAndPaging", func(t *testing.T) { testListOrderAndPaging(t, open(t)) })
+	t.Run("Filters", func(t *testing.T) { testFilters(t, open(t)) })
+	t.Run("SubstringIsLiteral", func(t *testing.T) { testSubstring(t, open(t)) })
+	t.Run("ObservedAfterIsExact", func(t *testing.T) { testObservedAfter(t, open(t)) })
+	t.Run("Visibility", func(t *testing.T) { testVisibility(t, open(t)) })
+	t.Run("GetCutsText", func(t *testing.T) { testGetCutsText(t, open(t)) })
+	t.Run("ImportUpsertsAndRollsBack", func(t *testing.T) { testImport(t, open(t)) })
+	t.Run("AccountsAndKeys", func(t *testing.T) { testAccountsAndKeys(t, open(t)) })
+}
+
+var base = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+
+// Sig returns a valid public signal; mutate it with the options.
+func Sig(id string, minutes int, opts ...func(*model.Signal)) model.Signal {
+	obs := model.TimeOf(base.Add(time.Duration(minutes)*time.Minute+time.Second), 3)
+	s := model.Signal{
+		ID: id, Tag: "funding", Source: "microblog", Language: "en", Country: "canada",
+		AuthorName: "Ada Example", AuthorHeadline: "Investor", SourceURL: "https://example.org/" + id,
+		Text: "Signal " + id + " about AI funding.", PublishedAt: model.TimeOf(base.Add(time.Duration(minutes)*time.Minute), 0),
+		PublishedAtPrecision: "second", ObservedAt: &obs, Status: model.StatusPublic,
+	}
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
+
+// Put imports signals in one transaction.
+func Put(t *testing.T, st store.Store, signals ...model.Signal) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := st.BeginImport(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range signals {
+		if err := tx.Put(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ids(list []model.Signal) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.ID
+	}
+	return out
+}
+
+func list(t *testing.T, st store.Store, q model.ListQuery) ([]string, bool) {
+	t.Helper()
+	if q.Page == 0 {
+		q.Page = 1
+	}
+	if q.PageSize == 0 {
+		q.PageSize = 50
+	}
+	got, more, err := st.ListSignals(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids(got), more
+}
+
+func testListOrderAndPaging(t *testing.T, st store.Store) {
+	// b and c share a publication time: id descending breaks the tie.
+	Put(t, st, Sig("a", 1), Sig("b", 2), Sig("c", 2), Sig("d", 3), Sig("e", 4))
+	got, more := list(t, st, model.ListQuery{Page: 1, PageSize: 2})
+	if want := []string{"e", "d"}; !slices.Equal(got, want) || !more {
+		t.Fatalf("page 1 = %v more=%v, want %v more=true", got, more, want)
+	}
+	got, more = list(t, st, model.ListQuery{Page: 2, PageSize: 2})
+	if want := []string{"c", "b"}; !slices.Equal(got, want) || !more {
+		t.Fatalf("page 2 = %v more=%v, want %v more=true", got, more, want)
+	}
+	got, more = list(t, st, model.ListQuery{Page: 3, PageSize: 2})
+	if want := []string{"a"}; !slices.Equal(got, want) || more {
+		t.Fatalf("page 3 = %v more=%v, want %v more=false", got, more, want)
+	}
+	got, _ = list(t, st, model.ListQuery{Page: 9, PageSize: 2})
+	if len(got) != 0 {
+		t.Fatalf("page past the end = %v, want none", got)
+	}
+}
+
+func testFilters(t *testing.T, st store.Store) {
+	Put(t, st,
+		Sig("job-pn-en-ca", 1, func(s *model.Signal) { s.Tag, s.Source = "job", "professional_network" }),
+		Sig("fund-mb-fr-fr", 2, func(s *model.Signal) { s.Language, s.Country = "fr", "france" }),
+		Sig("launch-tf-en-us", 3, func(s *model.Signal) { s.Tag, s.Source, s.Country = "product_launch", "tech_forum", "united_states" }),
+		Sig("job-tf-other-none", 4, func(s *model.Signal) { s.Tag, s.Source, s.Language, s.Country = "job", "tech_forum", "other", "" }),
+	)
+	tests := []struct {
+		name string
+		f    model.Filter
+		want []string
+	}{
+		{"none", model.Filter{}, []string{"job-tf-other-none", "launch-tf-en-us", "fund-mb-fr-fr", "job-pn-en-ca"}},
+		{"one tag", model.Filter{Tags: []string{"job"}}, []string{"job-tf-other-none", "job-pn-en-ca"}},
+		{"tags OR", model.Filter{Tags: []string{"funding", "product_launch"}}, []string{"launch-tf-en-us", "fund-mb-fr-fr"}},
+		{"sources OR", model.Filter{Sources: []string{"professional_network", "microblog"}}, []string{"fund-mb-fr-fr", "job-pn-en-ca"}},
+		{"tag AND source", model.Filter{Tags: []string{"job"}, Sources: []string{"tech_forum"}}, []string{"job-tf-other-none"}},
+		{"language", model.Filter{Languages: []string{"fr"}}, []string{"fund-mb-fr-fr"}},
+		{"language other", model.Filter{Languages: []string{"other"}}, []string{"job-tf-other-none"}},
+		{"country", model.Filter{Countries: []string{"united_states"}}, []string{"launch-tf-en-us"}},
+		{"AND with no match", model.Filter{Tags: []string{"events"}, Countries: []string{"canada"}}, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := list(t, st, model.ListQuery{Filter: tt.f})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func testSubstring(t *testing.T, st store.Store) {
+	Put(t, st,
+		Sig("pct", 1, func(s *model.Signal) { s.Text = "Growth of 100% in a year" }),
+		Sig("underscore", 2, func(s *model.Signal) { s.Text = "the snake_case field" }),
+		Sig("plain", 3, func(s *model.Signal) { s.Text = "Plain text about snakes and cases, 1000 users" }),
+		Sig("strasse", 4, func(s *model.Signal) { s.Text = "Büro in der Hauptstraße eröffnet" }),
+		Sig("author", 5, func(s *model.Signal) { s.AuthorName = "Zoë Quantum" }),
+		Sig("headline", 6, func(s *model.Signal) { s.AuthorHeadline = "Head of Robotics at ExampleCorp" }),
+	)
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"100%", []string{"pct"}},
+		{"%", []string{"pct"}},
+		{"_", []string{"underscore"}},
+		{"snake_case", []string{"underscore"}},
+		{"e_c", []string{"underscore"}},
+		{"*", []string{}},
+		{"HAUPTSTRASSE", []string{"strasse"}},
+		{"zoë quantum", []string{"author"}},
+		{"ZOË", []string{"author"}},
+		{"robotics at examplecorp", []string{"headline"}},
+		{"1000 USERS", []string{"plain"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			got, _ := list(t, st, model.ListQuery{Q: tt.q, QFold: model.Fold(tt.q)})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("q=%q: got %v, want %v", tt.q, got, tt.want)
+			}
+		})
+	}
+}
+
+func testObservedAfter(t *testing.T, st store.Store) {
+	at := func(ns int64, digits int) func(*model.Signal) {
+		return func(s *model.Signal) { s.ObservedAt = &model.Time{NS: ns, Digits: digits} }
+	}
+	t0 := base.UnixNano()
+	Put(t, st,
+		Sig("n0", 1, at(t0, 0)),
+		Sig("n1", 2, at(t0+1, 9)),
+		Sig("n2", 3, at(t0+1000, 6)),
+		Sig("null", 4, func(s *model.Signal) { s.ObservedAt = nil }),
+	)
+	tests := []struct {
+		name  string
+		after int64
+		want  []string
+	}{
+		{"strictly later", t0, []string{"n2", "n1"}},
+		{"nanosecond exact", t0 + 1, []string{"n2"}},
+		{"before all", t0 - 1, []string{"n2", "n1", "n0"}},
+		{"after all", t0 + 1000, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := list(t, st, model.ListQuery{Filter: model.Filter{ObservedAfter: &model.Time{NS: tt.after}}})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	s, err := st.GetSignal(context.Background(), "n1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.ObservedAt.String(); got != "2026-10-01T12:00:00.000000001Z" {
+		t.Errorf("observed_at read back as %s", got)
+	}
+	if s, _ := st.GetSignal(context.Background(), "null"); s.ObservedAt != nil {
+		t.Errorf("null observed_at read back as %v", s.ObservedAt)
+	}
+}
+
+func testVisibility(t *testing.T, st store.Store) {
+	Put(t, st,
+		Sig("public", 1),
+		Sig("hidden", 2, func(s *model.Signal) { s.Status = model.StatusHidden }),
+		Sig("pending", 3, func(s *model.Signal) { s.Status = model.StatusPending }),
+		Sig("market", 4, func(s *model.Signal) { s.MarketOnly = true }),
+	)
+	ctx := context.Background()
+	if got, _ := list(t, st, model.ListQuery{}); !slices.Equal(got, []string{"public"}) {
+		t.Errorf("list = %v, want only public", got)
+	}
+	for _, id := range []string{"hidden", "pending", "market", "missing"} {
+		if _, err := st.GetSignal(ctx, id); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("GetSignal(%s) error = %v, want ErrNotFound", id, err)
+		}
+	}
+	if err := st.SetStatus(ctx, "hidden", model.StatusPublic, nil); err != nil {
+		t.Fatal(err)
+	}
+	mo := true
+	if err := st.SetStatus(ctx, "public", model.StatusPublic, &mo); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := list(t, st, model.ListQuery{}); !slices.Equal(got, []string{"hidden"}) {
+		t.Errorf("after set-status list = %v, want [hidden]", got)
+	}
+	if err := st.SetStatus(ctx, "missing", model.StatusPublic, nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("SetStatus(missing) = %v, want ErrNotFound", err)
+	}
+	if n, err := st.CountSignals(ctx); err != nil || n != 4 {
+		t.Errorf("CountSignals = %d, %v; want 4", n, err)
+	}
+}
+
+func testGetCutsText(t *testing.T, st store.Store) {
+	long := strings.Repeat("é", model.MaxTextChars) + "👋 tail"
+	odd := "a/b:c?d#e%f+g h ü 中"
+	Put(t, st, Sig("long", 1, func(s *model.Signal) { s.Text = long }), Sig(odd, 2))
+	ctx := context.Background()
+	s, err := st.GetSignal(ctx, "long")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.TextChars != model.MaxTextChars+6 || !s.TextTruncated() {
+		t.Errorf("text_chars = %d truncated=%v", s.TextChars, s.TextTruncated())
+	}
+	if model.Chars(s.Text) != model.MaxTextChars || s.Text != strings.Repeat("é", model.MaxTextChars) {
+		t.Errorf("text cut to %d code points", model.Chars(s.Text))
+	}
+	listed, _, err := st.ListSignals(ctx, model.ListQuery{Page: 1, PageSize: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range listed {
+		if model.Chars(l.Text) > model.ListSnippetChars {
+			t.Errorf("list text of %s has %d code points", l.ID, model.Chars(l.Text))
+		}
+	}
+	if _, err := st.GetSignal(ctx, odd); err != nil {
+		t.Errorf("GetSignal(%q) = %v", odd, err)
+	}
+}
+
+func testImport(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	Put(t, st, Sig("x", 1))
+	Put(t, st, Sig("x", 1, func(s *model.Signal) { s.Text = "replaced text" }))
+	s, err := st.GetSignal(ctx, "x")
+	if err != nil || s.Text != "replaced text" {
+		t.Fatalf("upsert: got %q, %v", s.Text, err)
+	}
+	tx, err := st.BeginImport(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		if err := tx.Put(ctx, Sig(fmt.Sprint("r", i), i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := st.CountSignals(ctx); n != 1 {
+		t.Errorf("after rollback %d signals, want 1", n)
+	}
+}
+
+func testAccountsAndKeys(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	now := base
+	a, err := st.CreateAccount(ctx, "Ada@Example.com", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Limits != model.InitialLimits || a.Email != "ada@example.com" {
+		t.Errorf("new account = %+v", a)
+	}
+	if _, err := st.CreateAccount(ctx, "ada@example.com", now); !errors.Is(err, store.ErrExists) {
+		t.Errorf("duplicate email: %v, want ErrExists", err)
+	}
+	got, err := st.AccountByEmail(ctx, "ADA@example.com")
+	if err != nil || got.ID != a.ID {
+		t.Fatalf("AccountByEmail = %+v, %v", got, err)
+	}
+	l := model.Limits{DailyRequests: 5, MinuteRequests: 2, DailySearches: 1, ConcurrentSearches: 3}
+	if err := st.SetLimits(ctx, a.ID, l); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.Account(ctx, a.ID); got.Limits != l {
+		t.Errorf("limits = %+v, want %+v", got.Limits, l)
+	}
+	hash := []byte("0123456789abcdef0123456789abcdef")
+	k := model.APIKey{ID: "key_1", AccountID: a.ID, Name: "laptop", Hint: "sig_abc…", CreatedAt: now}
+	if err := st.CreateKey(ctx, k, hash); err != nil {
+		t.Fatal(err)
+	}
+	key, stored, acct, err := st.KeyByHash(ctx, hash)
+	if err != nil || key.ID != "key_1" || acct.ID != a.ID || string(stored) != string(hash) || acct.Limits != l {
+		t.Fatalf("KeyByHash = %+v %+v, %v", key, acct, err)
+	}
+	if err := st.TouchKey(ctx, "key_1", now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := st.Keys(ctx, a.ID)
+	if err != nil || len(keys) != 1 || keys[0].LastUsed == nil || !keys[0].LastUsed.Equal(now.Add(time.Hour)) {
+		t.Fatalf("Keys = %+v, %v", keys, err)
+	}
+	if err := st.RevokeKey(ctx, "key_1", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := st.KeyByHash(ctx, hash); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("revoked key still found: %v", err)
+	}
+	if err := st.RevokeKey(ctx, "key_1", now); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("second revoke = %v, want ErrNotFound", err)
+	}
+}
