@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"signals/internal/auth"
-	"signals/internal/demo"
 	"signals/internal/importer"
 	"signals/internal/store"
 )
@@ -17,15 +16,15 @@ import (
 // DemoEmail is the account that serve --demo creates.
 const DemoEmail = "demo@example.com"
 
-// LoadDemo fills an empty database with the bundled demo signals and creates
-// the demo account, printing its new API key once on out.
-func LoadDemo(ctx context.Context, st store.Store, out io.Writer, log *slog.Logger) error {
+// LoadDemo fills an empty database with the demo signals read from records
+// and creates the demo account, printing its new API key once on out.
+func LoadDemo(ctx context.Context, st store.Store, records io.Reader, out io.Writer, log *slog.Logger) error {
 	n, err := st.CountSignals(ctx)
 	if err != nil {
 		return err
 	}
 	if n == 0 {
-		res, err := importer.Import(ctx, demo.Records(), st, importer.Options{Errors: io.Discard})
+		res, err := importer.Import(ctx, records, st, importer.Options{Errors: io.Discard})
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,8 @@ package app
 
 import (
 	"net/http"
+	"path"
+	"strings"
 
 	"signals/internal/api"
 )
@@ -21,8 +23,29 @@ func (a *App) routes() http.Handler {
 	mux.Handle(api.SignalsPath+"/", methods(map[string]http.Handler{
 		http.MethodGet: key(http.HandlerFunc(a.api.HandleGet)),
 	}))
-	mux.HandleFunc(api.Prefix+"/", a.api.NotFound)
-	mux.HandleFunc("/api/", a.api.NotFound)
+	for _, p := range []string{"/api", "/api/", api.Prefix, api.Prefix + "/"} {
+		mux.HandleFunc(p, a.api.NotFound)
+	}
 
-	return requestID(accessLog(a.log, mux))
+	return requestID(accessLog(a.log, jsonAPIPaths(a.api.NotFound, mux)))
+}
+
+// jsonAPIPaths answers API paths that the mux would redirect to a cleaned
+// form ("/api/v1/./signals", "//") with a JSON 404: the API never answers
+// with HTML, and never redirects.
+func jsonAPIPaths(notFound http.HandlerFunc, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.EscapedPath()
+		if strings.HasPrefix(p, "/api/") {
+			clean := path.Clean(p)
+			if strings.HasSuffix(p, "/") && clean != "/" {
+				clean += "/"
+			}
+			if clean != p {
+				notFound(w, r)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -14,6 +14,7 @@ import (
 
 	"signals/internal/app"
 	"signals/internal/auth"
+	"signals/internal/demo"
 	"signals/internal/importer"
 	"signals/internal/model"
 	"signals/internal/store"
@@ -35,7 +36,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	}
 	defer a.Close()
 	if *demo {
-		if err := app.LoadDemo(ctx, a.Store(), env.Stdout, log); err != nil {
+		if err := app.LoadDemo(ctx, a.Store(), demo.Records(), env.Stdout, log); err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}
 	}

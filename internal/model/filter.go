@@ -77,7 +77,8 @@ var ListParams = []string{"tags", "sources", "language", "country", "q", "observ
 func ParseListQuery(v url.Values) (ListQuery, error) {
 	q := ListQuery{Page: 1, PageSize: DefaultPageSize}
 	for name := range v {
-		if !IsOneOf(name, ListParams) {
+		// A nameless pair ("?=x") carries nothing a client could mean.
+		if name != "" && !IsOneOf(name, ListParams) {
 			return q, problem.Unknown(name, ListParams)
 		}
 	}
@@ -90,13 +91,13 @@ func ParseListQuery(v url.Values) (ListQuery, error) {
 		return q, err
 	}
 	var err error
-	if q.Languages, err = single(v, "language"); err != nil {
+	if q.Languages, err = single(v, "language", Languages); err != nil {
 		return q, err
 	}
 	if err := CheckValues("language", q.Languages, Languages); err != nil {
 		return q, err
 	}
-	if q.Countries, err = single(v, "country"); err != nil {
+	if q.Countries, err = single(v, "country", Countries); err != nil {
 		return q, err
 	}
 	if err := CheckCountries("country", q.Countries); err != nil {
@@ -130,13 +131,13 @@ func ParseListQuery(v url.Values) (ListQuery, error) {
 }
 
 // single returns the value of a parameter that takes one value, as a list.
-func single(v url.Values, name string) ([]string, error) {
+func single(v url.Values, name string, allowed []string) ([]string, error) {
 	s, ok := v[name]
 	if !ok {
 		return nil, nil
 	}
 	if len(s) != 1 || strings.Contains(s[0], ",") {
-		return nil, problem.Malformed(name, "takes one value")
+		return nil, problem.Invalid(name, "takes one value, one of the allowed values", allowed)
 	}
 	if t := strings.TrimSpace(s[0]); t != "" {
 		return []string{t}, nil

@@ -1,0 +1,240 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"signals/internal/api"
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store/storetest"
+)
+
+const oddID = "pn/2026:10?x#1%2+b ü"
+
+// fixtures is a small archive covering every visibility and a long text.
+func fixtures() []model.Signal {
+	sig := storetest.Sig
+	return []model.Signal{
+		sig("mb-1", 1, func(s *model.Signal) { s.Text = "Seed round for a robotics startup in Montréal." }),
+		sig("pn-2", 2, func(s *model.Signal) {
+			s.Tag, s.Source, s.Language, s.Country = "job", "professional_network", "fr", "france"
+			s.Text, s.AuthorName, s.AuthorHeadline = "Nous recrutons une ingénieure ML à Paris.", "Claire Exemple", ""
+		}),
+		sig("tf-3", 3, func(s *model.Signal) {
+			s.Tag, s.Source, s.Country = "product_launch", "tech_forum", ""
+			s.Text = strings.Repeat("Launch notes. ", 1200) + "<script>alert(1)</script>"
+			s.ObservedAt = nil
+			s.PublishedAtPrecision = "day"
+		}),
+		sig(oddID, 4, func(s *model.Signal) { s.Tag, s.Text = "events", "Meetup on agents 🤖 next week" }),
+		sig("hidden-5", 5, func(s *model.Signal) { s.Status = model.StatusHidden }),
+		sig("pending-6", 6, func(s *model.Signal) { s.Status = model.StatusPending }),
+		sig("market-7", 7, func(s *model.Signal) { s.MarketOnly = true }),
+	}
+}
+
+func TestListGolden(t *testing.T) {
+	ta := newTestApp(t)
+	ta.put(fixtures()...)
+	resp, body := ta.get("/api/v1/signals?page_size=3")
+	wantStatus(t, resp, body, http.StatusOK)
+	golden(t, "list_page1", body)
+	if resp.Header.Get("Deprecation") == "" {
+		t.Error("response with camelCase aliases has no Deprecation header")
+	}
+	resp, body = ta.get("/api/v1/signals?page_size=3&page=2")
+	wantStatus(t, resp, body, http.StatusOK)
+	got := decode[api.ListResponse](t, body)
+	if len(got.Signals) != 1 || got.HasMore || got.NextPage != nil {
+		t.Errorf("page 2 = %+v", got)
+	}
+}
+
+func TestListFilters(t *testing.T) {
+	ta := newTestApp(t)
+	ta.put(fixtures()...)
+	tests := []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{oddID, "tf-3", "pn-2", "mb-1"}},
+		{"tags=job,events", []string{oddID, "pn-2"}},
+		{"tags=job&tags=events", []string{oddID, "pn-2"}},
+		{"tags=job,%20events", []string{oddID, "pn-2"}},
+		{"sources=microblog&tags=funding,events", []string{oddID, "mb-1"}},
+		{"language=fr", []string{"pn-2"}},
+		{"country=canada", []string{oddID, "mb-1"}},
+		{"country=canada&tags=funding", []string{"mb-1"}},
+		{"q=MONTR%C3%89AL", []string{"mb-1"}},
+		{"q=claire", []string{"pn-2"}},
+		{"q=%3Cscript%3E", []string{"tf-3"}},
+		{"observed_after=2026-10-01T12:02:01Z", []string{oddID}},
+		{"observed_after=2026-10-01T13:02:01%2B01:00", []string{oddID}},
+		{"observed_after=2026-10-01T12:02:00.999Z", []string{oddID, "pn-2"}},
+		{"page_size=1&page=4", []string{"mb-1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			resp, body := ta.get("/api/v1/signals?" + tt.query)
+			wantStatus(t, resp, body, http.StatusOK)
+			var got []string
+			for _, s := range decode[api.ListResponse](t, body).Signals {
+				got = append(got, s.ID)
+			}
+			if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestListRejectsInvalidParameters(t *testing.T) {
+	ta := newTestApp(t)
+	tests := []struct {
+		name, query, code, param string
+	}{
+		{"page_size_zero", "page_size=0", problem.CodeInvalidParameter, "page_size"},
+		{"page_size_too_big", "page_size=51", problem.CodeInvalidParameter, "page_size"},
+		{"page_size_not_number", "page_size=ten", problem.CodeInvalidParameter, "page_size"},
+		{"page_zero", "page=0", problem.CodeInvalidParameter, "page"},
+		{"unknown_tag", "tags=job,robots", problem.CodeInvalidParameter, "tags"},
+		{"unknown_source", "sources=newspaper", problem.CodeInvalidParameter, "sources"},
+		{"unknown_language", "language=de", problem.CodeInvalidParameter, "language"},
+		{"two_languages", "language=en,fr", problem.CodeInvalidParameter, "language"},
+		{"unknown_country", "country=narnia", problem.CodeInvalidParameter, "country"},
+		{"observed_after_no_zone", "observed_after=2026-10-01T12:00:00", problem.CodeInvalidParameter, "observed_after"},
+		{"q_empty", "q=", problem.CodeInvalidParameter, "q"},
+		{"q_too_long", "q=" + strings.Repeat("x", 201), problem.CodeInvalidParameter, "q"},
+		{"unknown_parameter", "api_key=abc", problem.CodeUnknownParameter, "api_key"},
+		{"camel_case_parameter", "pageSize=2", problem.CodeUnknownParameter, "pageSize"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := ta.get("/api/v1/signals?" + tt.query)
+			wantStatus(t, resp, body, http.StatusBadRequest)
+			p := decode[problem.Problem](t, body)
+			if p.Code != tt.code || p.Param != tt.param || p.ValidationMessage == "" {
+				t.Errorf("problem = %+v", p)
+			}
+			if tt.code == problem.CodeInvalidParameter && p.AllowedValues == nil && p.Minimum == nil && tt.param != "observed_after" {
+				t.Errorf("no allowed values or range in %s", body)
+			}
+			switch tt.name {
+			case "page_size_too_big", "unknown_tag", "unknown_parameter", "observed_after_no_zone":
+				golden(t, "error_"+tt.name, body)
+			}
+		})
+	}
+}
+
+func TestGetSignal(t *testing.T) {
+	ta := newTestApp(t)
+	ta.put(fixtures()...)
+	resp, body := ta.get("/api/v1/signals/" + url.PathEscape(oddID))
+	wantStatus(t, resp, body, http.StatusOK)
+	golden(t, "get_odd_id", body)
+
+	resp, body = ta.get("/api/v1/signals/tf-3")
+	wantStatus(t, resp, body, http.StatusOK)
+	s := decode[api.Signal](t, body)
+	if model.Chars(*s.Text) != model.MaxTextChars || !s.TextTruncated || s.TextChars != 1200*14+25 {
+		t.Errorf("long text: %d code points, truncated=%v, text_chars=%d", model.Chars(*s.Text), s.TextTruncated, s.TextChars)
+	}
+	if s.Snippet != nil {
+		t.Error("single read carries a snippet")
+	}
+
+	_, missing := ta.get("/api/v1/signals/nope")
+	for _, id := range []string{"hidden-5", "pending-6", "market-7", "nope", strings.Repeat("x", 300)} {
+		resp, body := ta.get("/api/v1/signals/" + url.PathEscape(id))
+		wantStatus(t, resp, body, http.StatusNotFound)
+		if string(body) != string(missing) {
+			t.Errorf("%s: 404 body differs from a missing id's:\n%s\n%s", id, body, missing)
+		}
+	}
+	golden(t, "error_not_found", missing)
+}
+
+func TestListSnippetsNeverSplitCodePoints(t *testing.T) {
+	ta := newTestApp(t)
+	ta.put(storetest.Sig("emoji", 1, func(s *model.Signal) { s.Text = strings.Repeat("🤖", 700) }))
+	_, body := ta.get("/api/v1/signals")
+	s := decode[api.ListResponse](t, body).Signals[0]
+	if *s.Snippet != strings.Repeat("🤖", 600) || s.TextChars != 700 || s.TextTruncated {
+		t.Errorf("snippet has %d code points, text_chars=%d", model.Chars(*s.Snippet), s.TextChars)
+	}
+}
+
+func TestAuthentication(t *testing.T) {
+	ta := newTestApp(t)
+	keys, _ := ta.Store().Keys(context.Background(), 1)
+	tests := []struct {
+		name, auth, code, challenge string
+	}{
+		{"missing", "", problem.CodeMissingCredentials, `Bearer realm="signals"`},
+		{"wrong_scheme", "Basic " + ta.key, problem.CodeInvalidCredentials, `Bearer realm="signals", error="invalid_token"`},
+		{"bad_checksum", "Bearer " + ta.key[:len(ta.key)-1] + "x", problem.CodeInvalidCredentials, `error="invalid_token"`},
+		{"garbage", "Bearer hello", problem.CodeInvalidCredentials, `error="invalid_token"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := ta.get("/api/v1/signals", "Authorization", tt.auth)
+			wantStatus(t, resp, body, http.StatusUnauthorized)
+			if p := decode[problem.Problem](t, body); p.Code != tt.code {
+				t.Errorf("code = %s, want %s", p.Code, tt.code)
+			}
+			if h := resp.Header.Get("WWW-Authenticate"); !strings.Contains(h, tt.challenge) {
+				t.Errorf("WWW-Authenticate = %q, want it to contain %q", h, tt.challenge)
+			}
+		})
+	}
+	t.Run("key_in_query_is_ignored", func(t *testing.T) {
+		resp, body := ta.get("/api/v1/signals?api_key="+url.QueryEscape(ta.key), "Authorization", "")
+		wantStatus(t, resp, body, http.StatusUnauthorized)
+	})
+	t.Run("revoked", func(t *testing.T) {
+		if err := ta.Store().RevokeKey(context.Background(), keys[0].ID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		resp, body := ta.get("/api/v1/signals")
+		wantStatus(t, resp, body, http.StatusUnauthorized)
+	})
+}
+
+func TestMethodsAndUnknownPaths(t *testing.T) {
+	ta := newTestApp(t)
+	tests := []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{http.MethodPost, "/api/v1/signals", http.StatusMethodNotAllowed, "GET, HEAD"},
+		{http.MethodDelete, "/api/v1/signals/x", http.StatusMethodNotAllowed, "GET, HEAD"},
+		{http.MethodGet, "/api/v1/nothing", http.StatusNotFound, ""},
+		{http.MethodGet, "/api/v2/signals", http.StatusNotFound, ""},
+		{http.MethodPost, "/api/v1/", http.StatusNotFound, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			resp, body := ta.do(tt.method, tt.path, nil)
+			wantStatus(t, resp, body, tt.status)
+			if got := resp.Header.Get("Allow"); got != tt.allow {
+				t.Errorf("Allow = %q, want %q", got, tt.allow)
+			}
+		})
+	}
+	resp, body := ta.do(http.MethodPut, "/api/v1/signals", nil)
+	wantStatus(t, resp, body, http.StatusMethodNotAllowed)
+	golden(t, "error_method_not_allowed", body)
+
+	resp, body = ta.do(http.MethodHead, "/api/v1/signals", nil)
+	if resp.StatusCode != http.StatusOK || len(body) != 0 {
+		t.Errorf("HEAD = %d with %d bytes", resp.StatusCode, len(body))
+	}
+}

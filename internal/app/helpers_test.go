@@ -1,0 +1,140 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"signals/internal/auth"
+	"signals/internal/model"
+	"signals/internal/store/storetest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// testApp is a running service on a fresh SQLite file with one account.
+type testApp struct {
+	*App
+	srv *httptest.Server
+	key string
+	t   *testing.T
+}
+
+func newTestApp(t *testing.T, opts ...Option) *testApp {
+	t.Helper()
+	ctx := context.Background()
+	cfg := Config{BaseURL: "https://signals.example", Database: filepath.Join(t.TempDir(), "signals.db")}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a, err := New(ctx, cfg, log, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	acct, err := a.Store().CreateAccount(ctx, "dev@example.com", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := auth.Issue(ctx, a.Store(), acct.ID, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(srv.Close)
+	return &testApp{App: a, srv: srv, key: key, t: t}
+}
+
+func (ta *testApp) put(signals ...model.Signal) { storetest.Put(ta.t, ta.Store(), signals...) }
+
+// do sends a request with the app's key (unless a header overrides it) and
+// returns the response with its body read.
+func (ta *testApp) do(method, path string, body io.Reader, header ...string) (*http.Response, []byte) {
+	ta.t.Helper()
+	req, err := http.NewRequest(method, ta.srv.URL+path, body)
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+ta.key)
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i+1] == "" {
+			req.Header.Del(header[i])
+			continue
+		}
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	return resp, b
+}
+
+func (ta *testApp) get(path string, header ...string) (*http.Response, []byte) {
+	ta.t.Helper()
+	return ta.do(http.MethodGet, path, nil, header...)
+}
+
+// golden compares body (indented) with testdata/golden/name.json.
+func golden(t *testing.T, name string, body []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, body, "", "  "); err != nil {
+		t.Fatalf("%s: body is not JSON: %v\n%s", name, err, body)
+	}
+	buf.WriteByte('\n')
+	path := filepath.Join("testdata", "golden", name+".json")
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/app -update to create it)", err)
+	}
+	if !bytes.Equal(want, buf.Bytes()) {
+		t.Errorf("%s differs from %s (-update rewrites it)\n--- got\n%s", name, path, buf.String())
+	}
+}
+
+func decode[T any](t *testing.T, body []byte) T {
+	t.Helper()
+	var v T
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decode %T: %v\n%s", v, err, body)
+	}
+	return v
+}
+
+func wantStatus(t *testing.T, resp *http.Response, body []byte, status int) {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Fatalf("status %d, want %d\n%s", resp.StatusCode, status, body)
+	}
+	ct := resp.Header.Get("Content-Type")
+	if status >= 400 && ct != "application/problem+json" {
+		t.Errorf("error Content-Type = %q", ct)
+	}
+	if status < 400 && !strings.HasPrefix(ct, "application/json") && !strings.HasPrefix(ct, "text/") {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if resp.Header.Get("X-Request-Id") == "" {
+		t.Error("no X-Request-Id")
+	}
+}
