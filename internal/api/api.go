@@ -60,6 +60,13 @@ func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
 	return &out, nil
 }
 
+// unknownParam rejects a query parameter on an endpoint that takes none.
+func unknownParam(name string) error {
+	p := problem.Unknown(name, nil)
+	p.ValidationMessage = "is not a parameter of this endpoint, which takes none"
+	return p
+}
+
 func notFound(id string) error {
 	return problem.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
 }
@@ -84,7 +91,7 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 func (a *API) HandleGet(w http.ResponseWriter, r *http.Request) {
 	if len(r.URL.Query()) > 0 {
 		for name := range r.URL.Query() {
-			a.Problems.Write(w, r, problem.Unknown(name, []string{}))
+			a.Problems.Write(w, r, unknownParam(name))
 			return
 		}
 	}

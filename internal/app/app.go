@@ -16,6 +16,7 @@ import (
 	"signals/internal/api"
 	"signals/internal/auth"
 	"signals/internal/problem"
+	"signals/internal/quota"
 	"signals/internal/store"
 	"signals/internal/store/sqlite"
 )
@@ -35,6 +36,7 @@ type App struct {
 	now      func() time.Time
 	problems problem.Renderer
 	auth     *auth.Authenticator
+	limiter  *quota.Limiter
 	api      *api.API
 	handler  http.Handler
 }
@@ -57,6 +59,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	}
 	a.problems = problem.Renderer{BaseURL: cfg.BaseURL, Log: log}
 	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
+	a.limiter = &quota.Limiter{Store: st, Now: a.now, Problems: a.problems}
 	a.api = &api.API{Store: st, Problems: a.problems, BaseURL: cfg.BaseURL}
 	a.handler = a.routes()
 	return a, nil

@@ -6,28 +6,45 @@ import (
 	"strings"
 
 	"signals/internal/api"
+	"signals/internal/quota"
 )
 
 // routes is the whole route table of the service.
 func (a *App) routes() http.Handler {
 	mux := http.NewServeMux()
-	key := a.auth.Require
+	key := func(h http.HandlerFunc) http.Handler { return a.auth.Require(a.limiter.Count(h)) }
 	methods := func(h map[string]http.Handler) http.Handler {
 		return api.Methods{Handlers: h, Problems: a.problems}
 	}
 
 	// JSON read API (API key).
 	mux.Handle(api.SignalsPath, methods(map[string]http.Handler{
-		http.MethodGet: key(http.HandlerFunc(a.api.HandleList)),
+		http.MethodGet: key(a.api.HandleList),
 	}))
 	mux.Handle(api.SignalsPath+"/", methods(map[string]http.Handler{
-		http.MethodGet: key(http.HandlerFunc(a.api.HandleGet)),
+		http.MethodGet: key(a.api.HandleGet),
+	}))
+	mux.Handle(api.UsagePath, methods(map[string]http.Handler{
+		http.MethodGet: key(a.api.HandleUsage),
 	}))
 	for _, p := range []string{"/api", "/api/", api.Prefix, api.Prefix + "/"} {
 		mux.HandleFunc(p, a.api.NotFound)
 	}
 
-	return requestID(accessLog(a.log, jsonAPIPaths(a.api.NotFound, mux)))
+	return requestID(accessLog(a.log, jsonAPIPaths(a.api.NotFound, withPolicy(mux))))
+}
+
+// withPolicy advertises the initial rate-limit policy on the API and MCP
+// paths, so that even a 401 or 404 there names it.
+func withPolicy(next http.Handler) http.Handler {
+	policy := quota.DefaultPolicy(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; strings.HasPrefix(p, "/api/") || p == "/api" || p == "/mcp" {
+			policy.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // jsonAPIPaths answers API paths that the mux would redirect to a cleaned

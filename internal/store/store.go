@@ -22,6 +22,7 @@ var (
 type Store interface {
 	Signals
 	Accounts
+	Quotas
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	// Close releases the store's resources.
@@ -79,4 +80,17 @@ type Accounts interface {
 	KeyByHash(ctx context.Context, hash []byte) (model.APIKey, []byte, model.Account, error)
 	// TouchKey records when a key was last used.
 	TouchKey(ctx context.Context, keyID string, at time.Time) error
+}
+
+// Quotas counts requests against an account's limits. Implementations are
+// exact under concurrency: of N simultaneous requests with R left, exactly R
+// are counted.
+type Quotas interface {
+	// TakeRequest counts one request in the account's minute and UTC-day
+	// windows containing now, if both are under the limits; otherwise it
+	// counts nothing and sets Usage.Denied to the limit reached (the day
+	// limit first, since waiting a minute does not lift it).
+	TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error)
+	// Usage reports the account's current usage without counting.
+	Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error)
 }

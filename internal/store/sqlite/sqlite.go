@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"sort"
 	"strings"
@@ -24,8 +25,11 @@ var migrations embed.FS
 // writer at a time, and queueing in Go is cheaper than SQLITE_BUSY retries);
 // reads use a pool that WAL lets run beside the writer.
 type DB struct {
-	write *sql.DB
-	read  *sql.DB
+	write    *sql.DB
+	read     *sql.DB
+	counters *counters
+	// Log receives errors of background work; nil discards them.
+	Log *slog.Logger
 }
 
 var _ store.Store = (*DB)(nil)
@@ -57,12 +61,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
 	db.read = read
+	db.startCounters()
 	return db, nil
 }
 
 // Close closes both connection pools.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.write.Close())
+	return errors.Join(db.closeCounters(), db.read.Close(), db.write.Close())
 }
 
 // Ping checks that the database answers a query.
@@ -114,4 +119,10 @@ func (db *DB) applyMigration(ctx context.Context, name, version string) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+func (db *DB) log(msg string, err error) {
+	if db.Log != nil {
+		db.Log.Error(msg, "err", err)
+	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"signals/internal/model"
 
 	"signals/internal/store"
 	"signals/internal/store/storetest"
@@ -28,5 +31,36 @@ func TestMigrateTwice(t *testing.T) {
 			t.Fatal(err)
 		}
 		db.Close()
+	}
+}
+
+func TestUsageSurvivesRestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "signals.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := db.CreateAccount(ctx, "r@example.com", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 21, 10, 0, 5, 0, time.UTC)
+	for range 7 {
+		if _, err := db.TakeRequest(ctx, a.ID, model.InitialLimits, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	u, err := db.Usage(ctx, a.ID, now.Add(time.Second))
+	if err != nil || u.MinuteUsed != 7 || u.DayUsed != 7 {
+		t.Errorf("after restart usage = %+v, %v; want 7 in the minute and the day", u, err)
 	}
 }

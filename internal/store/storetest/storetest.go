@@ -28,6 +28,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("GetCutsText", func(t *testing.T) { testGetCutsText(t, open(t)) })
 	t.Run("ImportUpsertsAndRollsBack", func(t *testing.T) { testImport(t, open(t)) })
 	t.Run("AccountsAndKeys", func(t *testing.T) { testAccountsAndKeys(t, open(t)) })
+	t.Run("QuotaExactUnderConcurrency", func(t *testing.T) { testQuotaExactUnderConcurrency(t, open(t)) })
+	t.Run("QuotaWindows", func(t *testing.T) { testQuotaWindows(t, open(t)) })
 }
 
 var base = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)

@@ -1,0 +1,110 @@
+// Package quota counts requests against account limits and advertises them
+// with RateLimit headers. HTTP requests, MCP tool calls and semantic search
+// all count through it.
+package quota
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"signals/internal/auth"
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store"
+)
+
+// Limiter counts requests of authenticated accounts.
+type Limiter struct {
+	Store    store.Quotas
+	Now      func() time.Time
+	Problems problem.Renderer
+}
+
+// Counted is the outcome of counting one request.
+type Counted struct {
+	Usage  model.Usage
+	Limits model.Limits
+	At     time.Time
+}
+
+type countedKey struct{}
+
+// FromContext returns the count of the current request, if it was counted.
+func FromContext(ctx context.Context) (Counted, bool) {
+	c, ok := ctx.Value(countedKey{}).(Counted)
+	return c, ok
+}
+
+// Take counts one request of acct. When a limit is reached nothing is
+// counted and the error is a 429 problem with the wait until the window
+// resets.
+func (l *Limiter) Take(ctx context.Context, acct model.Account) (Counted, error) {
+	now := l.Now()
+	u, err := l.Store.TakeRequest(ctx, acct.ID, acct.Limits, now)
+	c := Counted{Usage: u, Limits: acct.Limits, At: now}
+	if err != nil {
+		return c, err
+	}
+	switch u.Denied {
+	case model.LimitMinute:
+		wait := model.SecondsUntil(now, u.MinuteStart.Add(time.Minute))
+		return c, problem.New(http.StatusTooManyRequests, problem.CodeMinuteLimitReached,
+			fmt.Sprintf("the account's %d requests per minute are used; retry at the next UTC minute", acct.Limits.MinuteRequests)).
+			WithRetryAfter(wait)
+	case model.LimitDay:
+		wait := model.SecondsUntil(now, u.DayStart.Add(24*time.Hour))
+		return c, problem.New(http.StatusTooManyRequests, problem.CodeDailyLimitReached,
+			fmt.Sprintf("the account's %d requests per UTC day are used; retry after midnight UTC", acct.Limits.DailyRequests)).
+			WithRetryAfter(wait)
+	}
+	return c, nil
+}
+
+// Policy is the RateLimit-Policy value for a minute cap.
+func Policy(minuteCap int) string { return fmt.Sprintf(`"minute";q=%d;w=60`, minuteCap) }
+
+// SetHeaders advertises the account's minute cap, the requests remaining
+// after this one and the seconds until the next UTC minute
+// (draft-ietf-httpapi-ratelimit-headers).
+func (c Counted) SetHeaders(h http.Header) {
+	h.Set("RateLimit-Policy", Policy(c.Limits.MinuteRequests))
+	remaining := max(c.Limits.MinuteRequests-c.Usage.MinuteUsed, 0)
+	if c.Usage.Denied == model.LimitDay {
+		remaining = 0
+	}
+	reset := model.SecondsUntil(c.At, c.Usage.MinuteStart.Add(time.Minute))
+	h.Set("RateLimit", fmt.Sprintf(`"minute";r=%d;t=%d`, remaining, reset))
+}
+
+// DefaultPolicy advertises the initial minute cap on every response of
+// next; Count replaces it with the account's actual cap once it is known.
+func DefaultPolicy(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("RateLimit-Policy", Policy(model.InitialLimits.MinuteRequests))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Count counts every request that reaches it; it runs after authentication.
+func (l *Limiter) Count(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := auth.PrincipalFrom(r.Context())
+		if !ok {
+			l.Problems.Write(w, r, fmt.Errorf("quota: request reached counting without a principal"))
+			return
+		}
+		c, err := l.Take(r.Context(), p.Account)
+		var denied *problem.Problem
+		if err == nil || errors.As(err, &denied) {
+			c.SetHeaders(w.Header())
+		}
+		if err != nil {
+			l.Problems.Write(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), countedKey{}, c)))
+	})
+}

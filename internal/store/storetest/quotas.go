@@ -1,0 +1,92 @@
+package storetest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+func newAccount(t *testing.T, st store.Store, email string) model.Account {
+	t.Helper()
+	a, err := st.CreateAccount(context.Background(), email, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func testQuotaExactUnderConcurrency(t *testing.T, st store.Store) {
+	a := newAccount(t, st, "q@example.com")
+	now := base.Add(10 * time.Second)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	denied := map[string]int{}
+	for range 45 {
+		wg.Go(func() {
+			u, err := st.TakeRequest(context.Background(), a.ID, model.InitialLimits, now)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			denied[u.Denied]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if denied[""] != 30 || denied[model.LimitMinute] != 15 {
+		t.Errorf("45 simultaneous requests: %v, want 30 counted and 15 denied by the minute limit", denied)
+	}
+	u, err := st.Usage(context.Background(), a.ID, now)
+	if err != nil || u.MinuteUsed != 30 || u.DayUsed != 30 {
+		t.Errorf("usage = %+v, %v; want 30 used (denied requests do not count)", u, err)
+	}
+}
+
+func testQuotaWindows(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, st, "w@example.com")
+	l := model.Limits{DailyRequests: 5, MinuteRequests: 2, DailySearches: 1, ConcurrentSearches: 1}
+	day := time.Date(2026, 11, 20, 23, 57, 30, 0, time.UTC)
+	steps := []struct {
+		at     time.Time
+		denied string
+		minute int
+		dayN   int
+	}{
+		{day, "", 1, 1},
+		{day.Add(10 * time.Second), "", 2, 2},
+		{day.Add(29 * time.Second), model.LimitMinute, 2, 2},
+		{day.Add(30 * time.Second), "", 1, 3}, // next UTC minute
+		{day.Add(31 * time.Second), "", 2, 4},
+		{day.Add(90 * time.Second), "", 1, 5},
+		{day.Add(91 * time.Second), model.LimitDay, 1, 5},
+		{day.Add(149 * time.Second), model.LimitDay, 1, 5},
+		{day.Add(150 * time.Second), "", 1, 1}, // next UTC day
+	}
+	for i, s := range steps {
+		u, err := st.TakeRequest(ctx, a.ID, l, s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Denied != s.denied || u.MinuteUsed != s.minute || u.DayUsed != s.dayN {
+			t.Errorf("step %d at %s: denied=%q minute=%d day=%d; want %q %d %d",
+				i, s.at.Format(time.TimeOnly), u.Denied, u.MinuteUsed, u.DayUsed, s.denied, s.minute, s.dayN)
+		}
+	}
+	both := newAccount(t, st, "both@example.com")
+	tight := model.Limits{DailyRequests: 2, MinuteRequests: 2}
+	st.TakeRequest(ctx, both.ID, tight, day)
+	st.TakeRequest(ctx, both.ID, tight, day)
+	if u, _ := st.TakeRequest(ctx, both.ID, tight, day); u.Denied != model.LimitDay {
+		t.Errorf("with both limits reached, denied = %q; want the day limit", u.Denied)
+	}
+	other := newAccount(t, st, "other@example.com")
+	if u, _ := st.Usage(ctx, other.ID, day); u.DayUsed != 0 || u.MinuteUsed != 0 {
+		t.Errorf("another account's usage = %+v; usage is per account", u)
+	}
+}
