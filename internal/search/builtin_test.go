@@ -1,0 +1,235 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var sampleDocs = []Doc{
+	{"job", "We're hiring a senior machine learning engineer to build our LLM platform in Paris. Remote friendly, competitive salary."},
+	{"funding", "Acme Robotics raised $40M in a Series B led by Example Ventures to scale its warehouse picking robots."},
+	{"launch", "Just launched our AI code assistant: it writes unit tests for your pull requests. Try it free today!"},
+	{"event", "Join us at the Paris AI meetup next Thursday evening: talks on retrieval-augmented generation and agents, pizza included."},
+	{"fr-job", "Nous recrutons un ingénieur en apprentissage automatique à Lyon, CDI, télétravail partiel."},
+	{"feedback", "Tried the new chatbot for customer support: slow answers and it invents facts. Disappointed so far."},
+}
+
+func sampleCandidates(t testing.TB, s Scorer) []Candidate {
+	t.Helper()
+	texts := make([]string, len(sampleDocs))
+	for i, d := range sampleDocs {
+		texts[i] = d.Text
+	}
+	vs, err := s.EmbedDocuments(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := make([]Candidate, len(sampleDocs))
+	for i, d := range sampleDocs {
+		cands[i] = Candidate{ID: d.ID, Text: d.Text, Vector: vs[i]}
+	}
+	return cands
+}
+
+func TestBuiltinEmbedDocuments(t *testing.T) {
+	b := mustBuiltin(t)
+	tests := []struct {
+		name     string
+		text     string
+		wantZero bool
+	}{
+		{"english", "robots in warehouses", false},
+		{"french", "levée de fonds pour une jeune pousse", false},
+		{"stop words only", "the of and", true},
+		{"unknown words only", "zzqxj qqqzv", true},
+		{"empty", "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			vs, err := b.EmbedDocuments(context.Background(), []string{tc.text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := vs[0]
+			if len(v) != 100 {
+				t.Fatalf("dims = %d", len(v))
+			}
+			var n, proj float64
+			for i, x := range v {
+				n += float64(x) * float64(x)
+				proj += float64(x) * float64(b.vec.pc[i])
+			}
+			if tc.wantZero {
+				if n != 0 {
+					t.Errorf("norm² = %v, want 0", n)
+				}
+				return
+			}
+			if math.Abs(n-1) > 1e-5 {
+				t.Errorf("norm² = %v, want 1", n)
+			}
+			if math.Abs(proj) > 1e-5 {
+				t.Errorf("projection on the common component = %v, want 0", proj)
+			}
+		})
+	}
+}
+
+func TestBuiltinEmbedCutsAndCancels(t *testing.T) {
+	b := mustBuiltin(t)
+	base := strings.Repeat("robot ", CandidateChars/6)
+	long := base + strings.Repeat("funding ", 500)
+	vs, err := b.EmbedDocuments(context.Background(), []string{cut(long, CandidateChars), long})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(vs[0]) != fmt.Sprint(vs[1]) {
+		t.Error("text beyond the first 1,000 code points changed the vector")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := b.EmbedDocuments(ctx, []string{"a"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+	if _, err := b.Score(ctx, "robots", sampleCandidates(t, b)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Score: err = %v", err)
+	}
+}
+
+func TestBuiltinScore(t *testing.T) {
+	b := mustBuiltin(t)
+	cands := sampleCandidates(t, b)
+	tests := []struct {
+		name  string
+		query string
+		want  []string // ids expected at or above the cutoff; others below
+		top   string   // id expected to rank first, if any
+	}{
+		{"keywords", "machine learning engineer job", []string{"job", "fr-job"}, "job"},
+		{"paraphrase ranks first", "startup that builds robots got investment", nil, "funding"},
+		{"french query", "recrutement ingénieur", []string{"job", "fr-job"}, ""},
+		{"keywords rank first", "robot startup funding", nil, "funding"},
+		{"off topic", "chocolate cake recipe", nil, ""},
+		{"stop words only", "what is the", nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := b.Score(context.Background(), tc.query, cands)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range cands {
+				if got[i] < 0 || got[i] > 1 || math.IsNaN(got[i]) {
+					t.Fatalf("%s: relevance %v out of [0,1]", c.ID, got[i])
+				}
+				want := strings.Contains(" "+strings.Join(tc.want, " ")+" ", " "+c.ID+" ")
+				if (got[i] >= Cutoff) != want {
+					t.Errorf("%s: relevance %.3f, want match %v", c.ID, got[i], want)
+				}
+				if tc.top != "" && c.ID != tc.top && got[i] >= got[slices.IndexFunc(cands, func(c Candidate) bool { return c.ID == tc.top })] {
+					t.Errorf("%s: relevance %.3f ranks above %s", c.ID, got[i], tc.top)
+				}
+			}
+		})
+	}
+}
+
+func TestBuiltinScoreWithoutVectors(t *testing.T) {
+	b := mustBuiltin(t)
+	cands := sampleCandidates(t, b)
+	want, err := b.Score(context.Background(), "robot startup funding", cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cands {
+		cands[i].Vector = nil
+	}
+	got, err := b.Score(context.Background(), "robot startup funding", cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Errorf("%s: %v without vector, %v with", cands[i].ID, got[i], want[i])
+		}
+	}
+	if got, err := b.Score(context.Background(), "robots", nil); err != nil || len(got) != 0 {
+		t.Errorf("no candidates: %v, %v", got, err)
+	}
+}
+
+func TestDecodeVectorsRejectsCorruptFiles(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+	}{
+		{"empty", ""},
+		{"bad magic", "XXXXXXXX" + vectorsFile[8:]},
+		{"truncated", vectorsFile[:len(vectorsFile)/2]},
+		{"trailing bytes", vectorsFile + "x"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := decodeVectors(tc.data); !errors.Is(err, errCorrupt) {
+				t.Errorf("err = %v, want errCorrupt", err)
+			}
+		})
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		v, err := decodeVectors(vectorsFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		newAnalyzer(v)
+	}
+}
+
+// BenchmarkScore512 scores a full window of 512 candidates with stored
+// vectors, as one search does.
+func BenchmarkScore512(b *testing.B) {
+	s := mustBuiltin(b)
+	docs := benchDocs(WindowSize)
+	texts := make([]string, len(docs))
+	for i, d := range docs {
+		texts[i] = d.Text
+	}
+	vs, err := s.EmbedDocuments(context.Background(), texts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cands := make([]Candidate, len(docs))
+	for i, d := range docs {
+		cands[i] = Candidate{ID: d.ID, Text: d.Text, Vector: vs[i]}
+	}
+	queries := []string{"companies hiring machine learning engineers in Europe", "humanoid robot startups raising money", "complaints about AI coding assistants"}
+	i := 0
+	for b.Loop() {
+		if _, err := s.Score(context.Background(), queries[i%len(queries)], cands); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// benchDocs returns n candidate texts of about 1,000 code points, built from
+// the sample documents.
+func benchDocs(n int) []Doc {
+	out := make([]Doc, n)
+	for i := range out {
+		var sb strings.Builder
+		for k := 0; sb.Len() < 1100; k++ {
+			sb.WriteString(sampleDocs[(i+k*5)%len(sampleDocs)].Text)
+			sb.WriteString(fmt.Sprintf(" #%d ", i*7+k))
+		}
+		out[i] = Doc{ID: fmt.Sprint(i), Text: cut(sb.String(), CandidateChars)}
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// Doc is one searchable signal given to Evaluate.
+type Doc struct {
+	ID   string
+	Text string
+}
+
+// EvalSet is a labelled set of queries (testdata/eval.json).
+type EvalSet struct {
+	Description string      `json:"description"`
+	Queries     []EvalQuery `json:"queries"`
+}
+
+// EvalQuery is one query and the ids of the signals that answer it. An empty
+// Relevant list means nothing should match (an off-topic query).
+type EvalQuery struct {
+	Query    string   `json:"query"`
+	Relevant []string `json:"relevant"`
+	// Acceptable lists signals that may match without counting either way:
+	// borderline answers, or answers in a language the scorer is not meant
+	// to read. They are left out of the nDCG ranking.
+	Acceptable []string `json:"acceptable,omitempty"`
+	// Kind describes the query: "keyword" (shares words with its signals),
+	// "paraphrase" (shares no content word), "near_miss" (close to signals
+	// that do not answer it), "french", "off_topic".
+	Kind string `json:"kind"`
+	Note string `json:"note,omitempty"`
+}
+
+//go:embed testdata/eval.json
+var demoEvalSet []byte
+
+// DemoEvalSet returns the evaluation set written over the demo data set.
+func DemoEvalSet() io.Reader { return bytes.NewReader(demoEvalSet) }
+
+// ReadEvalSet decodes an evaluation set.
+func ReadEvalSet(r io.Reader) (EvalSet, error) {
+	var s EvalSet
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return EvalSet{}, fmt.Errorf("search: evaluation set: %w", err)
+	}
+	for i, q := range s.Queries {
+		if strings.TrimSpace(q.Query) == "" {
+			return EvalSet{}, fmt.Errorf("search: evaluation set: query %d is empty", i+1)
+		}
+	}
+	return s, nil
+}
+
+// Report is the outcome of Evaluate. Matches are candidates with relevance at
+// or above Cutoff.
+type Report struct {
+	Model   string
+	Docs    int
+	Queries int
+	// Recall is the share of labelled (query, signal) pairs that match.
+	Recall float64
+	// Precision is the share of matches, over all queries including the
+	// off-topic ones, that are labelled relevant.
+	Precision float64
+	// NDCG10 is the mean nDCG@10 (binary gains, ranked by relevance) over the
+	// queries that have relevant signals.
+	NDCG10 float64
+	// OffTopicMatches counts matches of queries labelled with no signal.
+	OffTopicMatches int
+	Labelled        int // labelled pairs among the given docs
+	Matches         int
+	Hits            int // matches that are labelled relevant
+	// Unknown lists labelled ids that are not among the given docs; they are
+	// left out of every figure.
+	Unknown []string
+	Results []QueryResult
+}
+
+// QueryResult is the outcome of one query.
+type QueryResult struct {
+	Query  string
+	Kind   string
+	NDCG10 float64
+	Hits   []string // labelled and matched
+	Missed []string // labelled, not matched
+	False  []string // matched, not labelled
+	// Scores holds the relevance of the labelled signals and of the false
+	// matches.
+	Scores map[string]float64
+}
+
+// Evaluate embeds docs with s, scores every doc against every query of the
+// set read from r, and reports recall and precision at Cutoff and nDCG@10.
+// All docs form one candidate window, in the given order (which should be
+// newest first); callers keep at most WindowSize.
+func Evaluate(ctx context.Context, s Scorer, docs []Doc, r io.Reader) (Report, error) {
+	set, err := ReadEvalSet(r)
+	if err != nil {
+		return Report{}, err
+	}
+	return EvaluateSet(ctx, s, docs, set)
+}
+
+// EvaluateSet is Evaluate with a decoded set.
+func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report, error) {
+	texts := make([]string, len(docs))
+	known := make(map[string]bool, len(docs))
+	for i, d := range docs {
+		texts[i] = cut(d.Text, CandidateChars)
+		known[d.ID] = true
+	}
+	vecs, err := s.EmbedDocuments(ctx, texts)
+	if err != nil {
+		return Report{}, err
+	}
+	cands := make([]Candidate, len(docs))
+	for i, d := range docs {
+		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i]}
+	}
+	rep := Report{Model: s.Model(), Docs: len(docs), Queries: len(set.Queries)}
+	var ndcgSum float64
+	var ndcgN int
+	unknown := map[string]bool{}
+	for _, q := range set.Queries {
+		scores, err := s.Score(ctx, q.Query, cands)
+		if err != nil {
+			return Report{}, fmt.Errorf("query %q: %w", q.Query, err)
+		}
+		rel := map[string]bool{}
+		for _, id := range q.Relevant {
+			if known[id] {
+				rel[id] = true
+			} else {
+				unknown[id] = true
+			}
+		}
+		acceptable := map[string]bool{}
+		for _, id := range q.Acceptable {
+			if !known[id] {
+				unknown[id] = true
+			} else if !rel[id] {
+				acceptable[id] = true
+			}
+		}
+		res := QueryResult{Query: q.Query, Kind: q.Kind, Scores: map[string]float64{}}
+		order := make([]int, 0, len(cands))
+		for i, c := range cands {
+			if !acceptable[c.ID] {
+				order = append(order, i)
+			}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+		for _, i := range order {
+			id := cands[i].ID
+			matched := scores[i] >= Cutoff
+			switch {
+			case rel[id] && matched:
+				res.Hits = append(res.Hits, id)
+				res.Scores[id] = scores[i]
+			case rel[id]:
+				res.Missed = append(res.Missed, id)
+				res.Scores[id] = scores[i]
+			case matched:
+				res.False = append(res.False, id)
+				res.Scores[id] = scores[i]
+			}
+		}
+		rep.Labelled += len(rel)
+		rep.Hits += len(res.Hits)
+		rep.Matches += len(res.Hits) + len(res.False)
+		if len(rel) == 0 {
+			rep.OffTopicMatches += len(res.False)
+		} else {
+			var dcg, ideal float64
+			for k, i := range order[:min(10, len(order))] {
+				if rel[cands[i].ID] {
+					dcg += 1 / math.Log2(float64(k+2))
+				}
+			}
+			for k := range min(10, len(rel)) {
+				ideal += 1 / math.Log2(float64(k+2))
+			}
+			res.NDCG10 = dcg / ideal
+			ndcgSum += res.NDCG10
+			ndcgN++
+		}
+		rep.Results = append(rep.Results, res)
+	}
+	if rep.Labelled > 0 {
+		rep.Recall = float64(rep.Hits) / float64(rep.Labelled)
+	}
+	if rep.Matches > 0 {
+		rep.Precision = float64(rep.Hits) / float64(rep.Matches)
+	} else if rep.Labelled == 0 {
+		rep.Precision = 1
+	}
+	if ndcgN > 0 {
+		rep.NDCG10 = ndcgSum / float64(ndcgN)
+	}
+	for id := range unknown {
+		rep.Unknown = append(rep.Unknown, id)
+	}
+	slices.Sort(rep.Unknown)
+	return rep, nil
+}
+
+// String formats the report for a terminal: the summary, then one line per
+// query with its misses and false matches.
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "model %s: %d queries over %d signals\n", r.Model, r.Queries, r.Docs)
+	fmt.Fprintf(&b, "recall@%.2f %.3f (%d of %d)  precision %.3f (%d of %d matches)  nDCG@10 %.3f  off-topic matches %d\n",
+		Cutoff, r.Recall, r.Hits, r.Labelled, r.Precision, r.Hits, r.Matches, r.NDCG10, r.OffTopicMatches)
+	if len(r.Unknown) > 0 {
+		fmt.Fprintf(&b, "labelled ids not among the signals (ignored): %s\n", strings.Join(r.Unknown, ", "))
+	}
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "kind\thits\tmissed\tfalse\tnDCG@10\tquery")
+	for _, q := range r.Results {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.2f\t%s\n", q.Kind, len(q.Hits), len(q.Missed), len(q.False), q.NDCG10, q.Query)
+	}
+	tw.Flush()
+	return b.String()
+}
