@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -160,6 +161,39 @@ func TestBuiltinScoreWithoutVectors(t *testing.T) {
 	}
 	if got, err := b.Score(context.Background(), "robots", nil); err != nil || len(got) != 0 {
 		t.Errorf("no candidates: %v, %v", got, err)
+	}
+}
+
+func TestBuiltinConcurrentScores(t *testing.T) {
+	b := mustBuiltin(t)
+	cands := sampleCandidates(t, b)
+	queries := []string{"robot funding", "machine learning job", "chatbot complaints", "AI meetup in Paris"}
+	want := make([][]float64, len(queries))
+	for i, q := range queries {
+		s, err := b.Score(context.Background(), q, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = s
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 20 {
+				i := (g + k) % len(queries)
+				got, err := b.Score(context.Background(), queries[i], cands)
+				if err != nil || !slices.Equal(got, want[i]) {
+					errs <- fmt.Sprintf("%q: %v %v, want %v", queries[i], got, err, want[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
 

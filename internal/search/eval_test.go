@@ -198,24 +198,3 @@ func ndcgOf(scores map[string]float64, relevant []string) float64 {
 	}
 	return dcg / ideal
 }
-
-func TestDumpFalse(t *testing.T) {
-	if os.Getenv("DUMP") == "" {
-		t.Skip()
-	}
-	b := mustBuiltin(t)
-	docs := demoDocs(t)
-	text := map[string]string{}
-	for _, d := range docs {
-		text[d.ID] = strings.Join(strings.Fields(d.Text), " ")
-	}
-	rep, _ := Evaluate(context.Background(), b, docs, DemoEvalSet())
-	for _, r := range rep.Results {
-		if len(r.False) > 0 {
-			t.Logf("== %s", r.Query)
-			for _, id := range r.False {
-				t.Logf("   F %.2f %s | %.150s", r.Scores[id], id, text[id])
-			}
-		}
-	}
-}

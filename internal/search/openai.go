@@ -102,6 +102,9 @@ func (o *OpenAI) EmbedDocuments(ctx context.Context, texts []string) ([][]float3
 // Score implements Scorer. Candidates without a vector of the query's length
 // are embedded in the same request as the query.
 func (o *OpenAI) Score(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
+	if len(cands) == 0 {
+		return nil, ctx.Err()
+	}
 	in := []string{query}
 	var missing []int
 	var dims int

