@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sync"
@@ -44,6 +45,7 @@ type Builtin struct {
 	vec    *wordVectors
 	an     *analyzer
 	groups []uint8 // vocabulary index -> 1 + concept group, 0 if none
+	cache  *termCache
 	cal    BuiltinCalibration
 }
 
@@ -81,7 +83,7 @@ func NewBuiltin() (*Builtin, error) {
 			builtinErr = err
 			return
 		}
-		builtinInst = &Builtin{vec: v, an: newAnalyzer(v), groups: conceptGroups(v), cal: DefaultBuiltinCalibration}
+		builtinInst = &Builtin{vec: v, an: newAnalyzer(v), groups: conceptGroups(v), cache: &termCache{m: map[termKey]*docTerms{}}, cal: DefaultBuiltinCalibration}
 	})
 	return builtinInst, builtinErr
 }
@@ -163,7 +165,7 @@ func (b *Builtin) Score(ctx context.Context, query string, cands []Candidate) ([
 
 // queryTerms is the analysed query.
 type queryTerms struct {
-	lex     map[string]int // lexical key -> index
+	lex     map[uint64]int // hash of a lexical key -> index
 	lexQF   []int          // occurrences of each lexical key
 	words   []int32        // distinct vocabulary words
 	weights []float64      // SIF weight of each word
@@ -172,14 +174,15 @@ type queryTerms struct {
 }
 
 func (b *Builtin) analyzeQuery(query string) *queryTerms {
-	q := &queryTerms{lex: map[string]int{}}
+	q := &queryTerms{lex: map[uint64]int{}}
 	acc := make([]float64, b.vec.dims)
 	b.an.analyze(query, nil, func(lex []byte, v int32) {
 		if lex != nil {
-			if i, ok := q.lex[string(lex)]; ok {
+			h := maphash.Bytes(termSeed, lex)
+			if i, ok := q.lex[h]; ok {
 				q.lexQF[i]++
 			} else {
-				q.lex[string(lex)] = len(q.lexQF)
+				q.lex[h] = len(q.lexQF)
 				q.lexQF = append(q.lexQF, 1)
 			}
 		}
@@ -204,7 +207,6 @@ const (
 // scratch is reused between searches.
 type scratch struct {
 	slot  []int32 // vocabulary index -> 1 + window slot, 0 if unseen
-	buf   []byte
 	toks  []int32 // window slots of each document's words, concatenated
 	ends  []int   // end of each document in toks
 	tf    []int32 // per document × lexical term
@@ -244,26 +246,23 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 			}
 		}
 		tf := s.tf[d*nq : (d+1)*nq]
-		dl := 0
-		s.buf = b.an.analyze(cut(c.Text, CandidateChars), s.buf, func(lex []byte, v int32) {
-			if lex != nil {
-				dl++
-				if i, ok := q.lex[string(lex)]; ok {
-					tf[i]++
-				}
+		t := b.terms(c)
+		for _, h := range t.lex {
+			if i, ok := q.lex[h]; ok {
+				tf[i]++
 			}
-			if v >= 0 {
-				sl := s.slot[v]
-				if sl == 0 {
-					s.slots = append(s.slots, v)
-					sl = int32(len(s.slots))
-					s.slot[v] = sl
-				}
-				s.toks = append(s.toks, sl-1)
+		}
+		for _, v := range t.vecs {
+			sl := s.slot[v]
+			if sl == 0 {
+				s.slots = append(s.slots, v)
+				sl = int32(len(s.slots))
+				s.slot[v] = sl
 			}
-		})
-		s.dl[d] = dl
-		totalLen += dl
+			s.toks = append(s.toks, sl-1)
+		}
+		s.dl[d] = len(t.lex)
+		totalLen += len(t.lex)
 		s.ends = append(s.ends, len(s.toks))
 	}
 	b.resetSlots(s)
@@ -402,4 +401,62 @@ func (b *Builtin) resetSlots(s *scratch) {
 	for _, v := range s.slots {
 		s.slot[v] = 0
 	}
+}
+
+// docTerms is a candidate text analysed: the hash of each lexical term and
+// the vocabulary index of each word with a vector, in order.
+type docTerms struct {
+	lex  []uint64
+	vecs []int32
+}
+
+// termCache keeps analysed candidate texts between searches, since
+// consecutive searches mostly score the same window. It is keyed by id and a
+// hash of the text, so an edited text is analysed again.
+type termCache struct {
+	mu sync.Mutex
+	m  map[termKey]*docTerms
+}
+
+type termKey struct {
+	id   string
+	text uint64
+}
+
+// termCacheSize bounds the cache (about 2 KB a candidate).
+const termCacheSize = 4 * WindowSize
+
+var termSeed = maphash.MakeSeed()
+
+// terms returns the analysed text of c, from the cache when possible.
+func (b *Builtin) terms(c Candidate) *docTerms {
+	text := cut(c.Text, CandidateChars)
+	key := termKey{c.ID, maphash.String(termSeed, text)}
+	b.cache.mu.Lock()
+	t, ok := b.cache.m[key]
+	b.cache.mu.Unlock()
+	if ok {
+		return t
+	}
+	t = &docTerms{}
+	b.an.analyze(text, nil, func(lex []byte, v int32) {
+		if lex != nil {
+			t.lex = append(t.lex, maphash.Bytes(termSeed, lex))
+		}
+		if v >= 0 {
+			t.vecs = append(t.vecs, v)
+		}
+	})
+	b.cache.mu.Lock()
+	if len(b.cache.m) >= termCacheSize {
+		for k := range b.cache.m { // random order: evicts about a quarter
+			delete(b.cache.m, k)
+			if len(b.cache.m) < termCacheSize*3/4 {
+				break
+			}
+		}
+	}
+	b.cache.m[key] = t
+	b.cache.mu.Unlock()
+	return t
 }

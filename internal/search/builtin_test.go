@@ -197,6 +197,37 @@ func TestBuiltinConcurrentScores(t *testing.T) {
 	}
 }
 
+func TestBuiltinTermCache(t *testing.T) {
+	b := mustBuiltin(t)
+	ctx := context.Background()
+	score := func(text string) float64 {
+		vs, err := b.EmbedDocuments(ctx, []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands := append(sampleCandidates(t, b), Candidate{ID: "edited", Text: text, Vector: vs[0]})
+		got, err := b.Score(ctx, "humanoid robot factory", cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got[len(got)-1]
+	}
+	before := score("Quarterly report on our bakery's sourdough sales.")
+	after := score("Our humanoid robots now work two shifts in a car factory.")
+	if before >= Cutoff || after < Cutoff {
+		t.Errorf("relevance %.3f before and %.3f after editing the text: cached terms of the old text?", before, after)
+	}
+	for i := range termCacheSize + 10 {
+		b.terms(Candidate{ID: fmt.Sprint("bulk", i), Text: "robots"})
+	}
+	b.cache.mu.Lock()
+	n := len(b.cache.m)
+	b.cache.mu.Unlock()
+	if n > termCacheSize {
+		t.Errorf("cache holds %d entries, limit %d", n, termCacheSize)
+	}
+}
+
 func TestDecodeVectorsRejectsCorruptFiles(t *testing.T) {
 	tests := []struct {
 		name string
@@ -227,8 +258,16 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkScore512 scores a full window of 512 candidates with stored
-// vectors, as one search does: the demo signals, repeated to fill it.
-func BenchmarkScore512(b *testing.B) {
+// vectors, as one search does: the demo signals, repeated to fill it. The
+// window's analysed texts are cached after the first search, as they are
+// between searches in service.
+func BenchmarkScore512(b *testing.B) { benchScore512(b, false) }
+
+// BenchmarkScore512Cold is BenchmarkScore512 with the cache emptied before
+// each search: the first search over a new window.
+func BenchmarkScore512Cold(b *testing.B) { benchScore512(b, true) }
+
+func benchScore512(b *testing.B, cold bool) {
 	s := mustBuiltin(b)
 	demo := demoDocs(b)
 	docs := make([]Doc, WindowSize)
@@ -251,6 +290,11 @@ func BenchmarkScore512(b *testing.B) {
 	queries := []string{"companies hiring machine learning engineers in Europe", "humanoid robot startups raising money", "complaints about AI coding assistants"}
 	i := 0
 	for b.Loop() {
+		if cold {
+			s.cache.mu.Lock()
+			clear(s.cache.m)
+			s.cache.mu.Unlock()
+		}
 		if _, err := s.Score(context.Background(), queries[i%len(queries)], cands); err != nil {
 			b.Fatal(err)
 		}
