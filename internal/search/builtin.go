@@ -66,7 +66,7 @@ type BuiltinCalibration struct {
 // the aliases or the concept groups:
 //
 //	SIGNALS_FIT_CALIBRATION=1 go test -run TestFitBuiltinCalibration -v ./internal/search
-var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -6.327, Cos: 5.049, Lex: 2.625, Soft: 3.804, Facet: 2.061, SoftFloor: 0.40, SoftFull: 1.00}
+var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -6.868, Cos: 5.120, Lex: 2.958, Soft: 3.644, Facet: 2.679, SoftFloor: 0.40, SoftFull: 1.00}
 
 var (
 	builtinOnce sync.Once

@@ -13,13 +13,13 @@ var concepts = []string{
 	// funding
 	`funding funded fund funds fundraise fundraising raise raises raised raising round rounds
 	 investment investments invest invests invested investor investors capital financing
-	 financed valuation backing backed`,
+	 financed valuation backing backed series seed`,
 	// jobs
 	`hiring hire hires hired recruiting recruit recruits recruitment recruiter job jobs vacancy
-	 vacancies openings positions careers employment`,
+	 vacancies openings positions careers employment intern interns internship internships`,
 	// launches
 	`launch launches launched launching release releases released releasing unveil unveils
-	 unveiled introducing ships shipped`,
+	 unveiled introducing ships shipped available`,
 	// feedback
 	`feedback review reviews complaints complaint impressions lessons opinion`,
 	// events

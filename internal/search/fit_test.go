@@ -46,7 +46,8 @@ func TestFitBuiltinCalibration(t *testing.T) {
 		for _, full := range []float64{0.6, 0.7, 0.8, 0.9, 1.0} {
 			var xs [][]float64
 			var ys []float64
-			for _, q := range set.Queries {
+			var fold []int
+			for qi, q := range set.Queries {
 				fs, err := b.features(context.Background(), q.Query, cands, floor, full)
 				if err != nil {
 					t.Fatal(err)
@@ -60,6 +61,7 @@ func TestFitBuiltinCalibration(t *testing.T) {
 					}
 					xs = append(xs, []float64{1, fs[i].Cos, fs[i].Lex, fs[i].Soft, fs[i].Facet})
 					ys = append(ys, y)
+					fold = append(fold, qi%2)
 				}
 			}
 			w := fitLogistic(xs, ys)
@@ -71,7 +73,8 @@ func TestFitBuiltinCalibration(t *testing.T) {
 			}
 			thr, f1, p, r := bestThreshold(z, ys)
 			cal := BuiltinCalibration{Bias: w[0] - thr + math.Log(Cutoff/(1-Cutoff)), Cos: w[1], Lex: w[2], Soft: w[3], Facet: w[4], SoftFloor: floor, SoftFull: full}
-			t.Logf("floor %.2f full %.2f: F1 %.3f precision %.3f recall %.3f  %+v", floor, full, f1, p, r, cal)
+			cvP, cvR := crossValidate(xs, ys, fold)
+			t.Logf("floor %.2f full %.2f: F1 %.3f precision %.3f recall %.3f (2-fold by query: precision %.3f recall %.3f)  %+v", floor, full, f1, p, r, cvP, cvR, cal)
 			if f1 > best.f1 {
 				best.cal, best.f1 = cal, f1
 			}
@@ -79,6 +82,45 @@ func TestFitBuiltinCalibration(t *testing.T) {
 	}
 	t.Logf("best: F1 %.3f\nBuiltinCalibration{Bias: %.3f, Cos: %.3f, Lex: %.3f, Soft: %.3f, Facet: %.3f, SoftFloor: %.2f, SoftFull: %.2f}",
 		best.f1, best.cal.Bias, best.cal.Cos, best.cal.Lex, best.cal.Soft, best.cal.Facet, best.cal.SoftFloor, best.cal.SoftFull)
+}
+
+// crossValidate fits on the samples of one fold of queries and counts
+// matches on the other, both ways, and returns the pooled precision and
+// recall: an estimate of the figures on queries the calibration has not seen.
+func crossValidate(xs [][]float64, ys []float64, fold []int) (precision, recall float64) {
+	var tp, matches, pos float64
+	for f := range 2 {
+		var trX [][]float64
+		var trY []float64
+		for i := range xs {
+			if fold[i] != f {
+				trX, trY = append(trX, xs[i]), append(trY, ys[i])
+			}
+		}
+		w := fitLogistic(trX, trY)
+		z := make([]float64, len(trX))
+		for i, x := range trX {
+			for k := range x {
+				z[i] += w[k] * x[k]
+			}
+		}
+		thr, _, _, _ := bestThreshold(z, trY)
+		for i, x := range xs {
+			if fold[i] != f {
+				continue
+			}
+			var zi float64
+			for k := range x {
+				zi += w[k] * x[k]
+			}
+			pos += ys[i]
+			if zi >= thr {
+				matches++
+				tp += ys[i]
+			}
+		}
+	}
+	return tp / math.Max(matches, 1), tp / math.Max(pos, 1)
 }
 
 // fitLogistic fits weights w of P(y=1|x) = logistic(w·x) by Newton's method,
