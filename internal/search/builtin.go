@@ -150,7 +150,9 @@ func (c BuiltinCalibration) relevance(f features) float64 {
 	return logistic(c.Bias + c.Cos*f.Cos + c.Lex*f.Lex + c.Soft*f.Soft + c.Facet*f.Facet)
 }
 
-// Score implements Scorer.
+// Score implements Scorer. A query without a searchable word (only stop
+// words, or only words neither in the vocabulary nor in any candidate)
+// scores every candidate near 0.
 func (b *Builtin) Score(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
 	fs, err := b.features(ctx, query, cands, b.cal.SoftFloor, b.cal.SoftFull)
 	if err != nil {

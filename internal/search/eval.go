@@ -218,7 +218,7 @@ func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report
 }
 
 // String formats the report for a terminal: the summary, then one line per
-// query with its misses and false matches.
+// query with its counts of hits, misses and false matches.
 func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "model %s: %d queries over %d signals\n", r.Model, r.Queries, r.Docs)

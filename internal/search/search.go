@@ -21,7 +21,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"math"
 )
 
@@ -61,9 +60,6 @@ type Candidate struct {
 	// Vector is what the same Scorer's EmbedDocuments returned for Text.
 	Vector []float32
 }
-
-// ErrEmptyQuery is returned by Score for a query with no words.
-var ErrEmptyQuery = errors.New("search: empty query")
 
 // cut returns the first n code points of s.
 func cut(s string, n int) string {
