@@ -114,3 +114,22 @@ func (w *wordVectors) word(i int32) string {
 	}
 	return ""
 }
+
+// TestVocabularyTokenises checks that tools/vecpack kept only words the
+// tokeniser can produce: each packed word is one word, itself once folded.
+func TestVocabularyTokenises(t *testing.T) {
+	v := mustBuiltin(t).vec
+	if len(v.index) < 90000 {
+		t.Fatalf("only %d distinct folded words", len(v.index))
+	}
+	bad := 0
+	for w := range v.index {
+		var got []string
+		words(w, nil, func(b []byte) { got = append(got, string(b)) })
+		if len(got) != 1 || got[0] != w {
+			if bad++; bad <= 10 {
+				t.Errorf("vocabulary word %q tokenises as %q", w, got)
+			}
+		}
+	}
+}
