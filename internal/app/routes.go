@@ -31,7 +31,7 @@ func (a *App) routes() http.Handler {
 		mux.HandleFunc(p, a.api.NotFound)
 	}
 
-	return requestID(accessLog(a.log, jsonAPIPaths(a.api.NotFound, withPolicy(mux))))
+	return requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux))))
 }
 
 // withPolicy advertises the initial rate-limit policy on the API and MCP
