@@ -15,6 +15,7 @@ import (
 
 	"signals/internal/api"
 	"signals/internal/auth"
+	"signals/internal/discovery"
 	"signals/internal/problem"
 	"signals/internal/quota"
 	"signals/internal/store"
@@ -39,6 +40,8 @@ type App struct {
 	limiter  *quota.Limiter
 	api      *api.API
 	handler  http.Handler
+
+	discovery *discovery.Handler
 }
 
 // Option changes how an App is built (tests inject a clock).
@@ -61,6 +64,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
 	a.limiter = &quota.Limiter{Store: st, Now: a.now, Problems: a.problems}
 	a.api = &api.API{Store: st, Problems: a.problems, BaseURL: cfg.BaseURL}
+	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log})
 	a.handler = a.routes()
 	return a, nil
 }

@@ -31,6 +31,11 @@ func (a *App) routes() http.Handler {
 		mux.HandleFunc(p, a.api.NotFound)
 	}
 
+	// Discovery documents, health checks and /.well-known.
+	for _, rt := range a.discovery.Routes() {
+		mux.Handle(rt.Pattern, rt.Handler)
+	}
+
 	return requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux))))
 }
 
