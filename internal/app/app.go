@@ -42,6 +42,8 @@ type App struct {
 	handler  http.Handler
 
 	discovery *discovery.Handler
+	// table is the route table, as routes registered it.
+	table []route
 }
 
 // Option changes how an App is built (tests inject a clock).

@@ -80,6 +80,7 @@ func (ta *testApp) do(method, path string, body io.Reader, header ...string) (*h
 	if err != nil {
 		ta.t.Fatal(err)
 	}
+	ta.checkOpenAPI(req, resp, b)
 	return resp, b
 }
 

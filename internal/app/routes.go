@@ -11,7 +11,7 @@ import (
 
 // routes is the whole route table of the service.
 func (a *App) routes() http.Handler {
-	mux := http.NewServeMux()
+	mux := &routeTable{ServeMux: http.NewServeMux()}
 	key := func(h http.HandlerFunc) http.Handler { return a.auth.Require(a.limiter.Count(h)) }
 	methods := func(h map[string]http.Handler) http.Handler {
 		return api.Methods{Handlers: h, Problems: a.problems}
@@ -36,7 +36,30 @@ func (a *App) routes() http.Handler {
 		mux.Handle(rt.Pattern, rt.Handler)
 	}
 
+	a.table = mux.routes
 	return requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux))))
+}
+
+// route is one registered pattern.
+type route struct {
+	pattern string
+	handler http.Handler
+}
+
+// routeTable is a ServeMux that remembers what was registered, so that the
+// route table can be checked against the OpenAPI document.
+type routeTable struct {
+	*http.ServeMux
+	routes []route
+}
+
+func (m *routeTable) Handle(pattern string, h http.Handler) {
+	m.ServeMux.Handle(pattern, h)
+	m.routes = append(m.routes, route{pattern, h})
+}
+
+func (m *routeTable) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
+	m.Handle(pattern, http.HandlerFunc(h))
 }
 
 // withPolicy advertises the initial rate-limit policy on the API and MCP
