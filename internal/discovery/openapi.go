@@ -335,8 +335,8 @@ func parameters() obj {
 		},
 		"q": obj{
 			"name": "q", "in": "query",
-			"description": "A literal, case-insensitive substring (Unicode case folding) of the source text, author name " +
-				"or author headline. No wildcards: `%`, `_` and `*` match themselves.",
+			"description": fmt.Sprintf("A literal, case-insensitive substring (Unicode case folding) of the source text, author name "+
+				"or author headline, 1 to %d characters and not only spaces. No wildcards: `%%`, `_` and `*` match themselves.", model.MaxQChars),
 			"schema": obj{"type": "string", "minLength": 1, "maxLength": model.MaxQChars},
 		},
 		"observed_after": obj{
