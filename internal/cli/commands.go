@@ -25,7 +25,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	c.stringVar(&c.cfg.Addr, "addr", "SIGNALS_ADDR", ":8080", "address to listen on")
 	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "http://localhost:8080",
 		"public base address of the service")
-	demo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
+	withDemo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer a.Close()
-	if *demo {
+	if *withDemo {
 		if err := app.LoadDemo(ctx, a.Store(), demo.Records(), env.Stdout, log); err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}

@@ -44,7 +44,8 @@ type Result struct {
 
 // Import reads JSON Lines from r and upserts them by id in one transaction.
 // If any line is invalid every problem is reported, nothing is written and
-// ErrInvalid is returned.
+// ErrInvalid is returned. Lines are read and decoded on one goroutine while
+// another writes, so parsing and writing overlap.
 func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Result, error) {
 	var res Result
 	tx, err := st.BeginImport(ctx)
@@ -60,42 +61,37 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 	if every == 0 {
 		every = time.Second
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lines := make(chan decoded, 256)
+	readErr := make(chan error, 1)
+	go func() { readErr <- decodeLines(ctx, r, lines) }()
+
 	last := time.Now()
-	br := bufio.NewReaderSize(r, 1<<20)
-	for n := 1; ; n++ {
-		line, err := readLine(br)
-		if err == io.EOF && len(line) == 0 {
-			break
-		}
-		if err != nil && err != io.EOF {
-			if errors.Is(err, errLineTooLong) {
-				res.Invalid++
-				fmt.Fprintf(errOut, "line %d: %v\n", n, err)
-				continue
-			}
-			return res, fmt.Errorf("read line %d: %w", n, err)
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	for d := range lines {
 		res.Lines++
-		s, problems := Decode(line)
-		if len(problems) > 0 {
+		if len(d.problems) > 0 {
 			res.Invalid++
-			for _, p := range problems {
-				fmt.Fprintf(errOut, "line %d: %s\n", n, p)
+			for _, p := range d.problems {
+				fmt.Fprintf(errOut, "line %d: %s\n", d.n, p)
 			}
 			continue
 		}
 		if res.Invalid == 0 {
-			if err := tx.Put(ctx, s); err != nil {
-				return res, fmt.Errorf("line %d: %w", n, err)
+			if err := tx.Put(ctx, d.signal); err != nil {
+				cancel()
+				for range lines {
+				}
+				return res, fmt.Errorf("line %d: %w", d.n, err)
 			}
 		}
 		if opt.Progress != nil && time.Since(last) >= every {
 			last = time.Now()
 			fmt.Fprintf(opt.Progress, "%d lines read, %d invalid\n", res.Lines, res.Invalid)
 		}
+	}
+	if err := <-readErr; err != nil {
+		return res, err
 	}
 	if res.Invalid > 0 {
 		return res, ErrInvalid
@@ -105,6 +101,42 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 	}
 	res.Imported = res.Lines
 	return res, nil
+}
+
+// decoded is one non-blank line, decoded and validated.
+type decoded struct {
+	n        int
+	signal   model.Signal
+	problems []string
+}
+
+// decodeLines sends every non-blank line of r, decoded, and closes out.
+func decodeLines(ctx context.Context, r io.Reader, out chan<- decoded) error {
+	defer close(out)
+	br := bufio.NewReaderSize(r, 1<<20)
+	for n := 1; ; n++ {
+		line, err := readLine(br)
+		if err == io.EOF && len(line) == 0 {
+			return nil
+		}
+		var d decoded
+		switch {
+		case errors.Is(err, errLineTooLong):
+			d = decoded{n: n, problems: []string{err.Error()}}
+		case err != nil && err != io.EOF:
+			return fmt.Errorf("read line %d: %w", n, err)
+		case len(bytes.TrimSpace(line)) == 0:
+			continue
+		default:
+			s, problems := Decode(line)
+			d = decoded{n: n, signal: s, problems: problems}
+		}
+		select {
+		case out <- d:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 var errLineTooLong = fmt.Errorf("line is longer than %d bytes", MaxLineBytes)

@@ -125,6 +125,11 @@ func (db *DB) SetStatus(ctx context.Context, id, status string, marketOnly *bool
 
 // BeginImport starts an import transaction on the writer connection.
 func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
+	// A large cache keeps a big import's dirty pages in memory instead of
+	// spilling them to the WAL page by page; Commit and Rollback restore it.
+	if _, err := db.write.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
+		return nil, err
+	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -148,12 +153,18 @@ func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
 		tx.Rollback()
 		return nil, err
 	}
-	return &importTx{tx: tx, stmt: stmt}, nil
+	return &importTx{db: db, tx: tx, stmt: stmt}, nil
 }
 
 type importTx struct {
+	db   *DB
 	tx   *sql.Tx
 	stmt *sql.Stmt
+}
+
+// restoreCache returns the writer connection to its usual cache size.
+func (t *importTx) restoreCache() {
+	t.db.write.Exec(`PRAGMA cache_size = ` + writerCacheSize)
 }
 
 func (t *importTx) Put(ctx context.Context, s model.Signal) error {
@@ -175,6 +186,7 @@ func (t *importTx) Put(ctx context.Context, s model.Signal) error {
 
 func (t *importTx) Commit() error {
 	t.stmt.Close()
+	defer t.restoreCache()
 	return t.tx.Commit()
 }
 
@@ -184,5 +196,6 @@ func (t *importTx) Rollback() error {
 	if errors.Is(err, sql.ErrTxDone) {
 		return nil
 	}
+	t.restoreCache()
 	return err
 }

@@ -18,6 +18,9 @@ import (
 	"signals/internal/store"
 )
 
+// writerCacheSize is SQLite's page cache per connection: 32 MB.
+const writerCacheSize = "-32000"
+
 //go:embed migrations/*.sql
 var migrations embed.FS
 
@@ -38,7 +41,7 @@ var _ store.Store = (*DB)(nil)
 // pending migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
 	pragmas := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(-32000)"} {
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(" + writerCacheSize + ")"} {
 		pragmas.Add("_pragma", p)
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas.Encode()

@@ -25,14 +25,11 @@ CREATE TABLE signals (
     fold_headline          TEXT    NOT NULL
 );
 
--- Partial indexes over public signals only, in listing order.
+-- Partial indexes over public signals only, in listing order. Tags, sources
+-- and languages have a handful of values each: walking the ordered index
+-- finds a page of any of them within a few hundred rows, so they need no
+-- index of their own. Countries and observation times can be rare.
 CREATE INDEX signals_public ON signals (published_ns DESC, id DESC)
-    WHERE status = 'public' AND market_only = 0;
-CREATE INDEX signals_public_tag ON signals (tag, published_ns DESC, id DESC)
-    WHERE status = 'public' AND market_only = 0;
-CREATE INDEX signals_public_source ON signals (source, published_ns DESC, id DESC)
-    WHERE status = 'public' AND market_only = 0;
-CREATE INDEX signals_public_language ON signals (language, published_ns DESC, id DESC)
     WHERE status = 'public' AND market_only = 0;
 CREATE INDEX signals_public_country ON signals (country, published_ns DESC, id DESC)
     WHERE status = 'public' AND market_only = 0;
