@@ -16,6 +16,7 @@ import (
 	"signals/internal/api"
 	"signals/internal/auth"
 	"signals/internal/discovery"
+	"signals/internal/mcp"
 	"signals/internal/problem"
 	"signals/internal/quota"
 	"signals/internal/store"
@@ -42,6 +43,7 @@ type App struct {
 	handler  http.Handler
 
 	discovery *discovery.Handler
+	mcp       *mcp.Server
 	// table is the route table, as routes registered it.
 	table []route
 }
@@ -66,6 +68,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
 	a.limiter = &quota.Limiter{Store: st, Now: a.now, Problems: a.problems}
 	a.api = &api.API{Store: st, Problems: a.problems, BaseURL: cfg.BaseURL}
+	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.auth.Authenticate, Limiter: a.limiter,
+		API: a.api, Problems: a.problems, Log: log})
 	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log})
 	a.handler = a.routes()
 	return a, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"signals/internal/api"
+	"signals/internal/mcp"
 	"signals/internal/quota"
 )
 
@@ -30,6 +31,9 @@ func (a *App) routes() http.Handler {
 	for _, p := range []string{"/api", "/api/", api.Prefix, api.Prefix + "/"} {
 		mux.HandleFunc(p, a.api.NotFound)
 	}
+
+	// MCP (Streamable HTTP, stateless; API key).
+	mux.Handle(mcp.Path, a.mcp)
 
 	// Discovery documents, health checks and /.well-known.
 	for _, rt := range a.discovery.Routes() {

@@ -1,0 +1,386 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"signals/internal/model"
+)
+
+// bearerTransport adds an API key to every request of the SDK's client, as
+// MCP clients configured with headers do.
+type bearerTransport struct{ key string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.key)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// mcpSession connects the SDK's own client to /mcp over real HTTP.
+func (ta *testApp) mcpSession(version string) *sdk.ClientSession {
+	ta.t.Helper()
+	c := sdk.NewClient(&sdk.Implementation{Name: "signals-app-test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{
+		Endpoint:   ta.srv.URL + "/mcp",
+		HTTPClient: &http.Client{Transport: bearerTransport{ta.key}},
+	}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	ta.t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *sdk.ClientSession, name string, args any) (*sdk.CallToolResult, []byte) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, b
+}
+
+// sameJSON reports whether two JSON documents hold the same value.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatalf("%v: %s", err, a)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// mcpPost sends one raw JSON-RPC message to /mcp.
+func (ta *testApp) mcpPost(body string, header ...string) (*http.Response, []byte) {
+	ta.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, ta.srv.URL+"/mcp", strings.NewReader(body))
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+ta.key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+			continue
+		}
+		if header[i+1] == "" {
+			req.Header.Del(header[i])
+			continue
+		}
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	return resp, b
+}
+
+const (
+	rpcInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	rpcToolsList  = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	rpcListCall   = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_signals","arguments":{"page_size":2}}}`
+)
+
+func TestMCPStructuredContentIsTheHTTPBody(t *testing.T) {
+	ta, _ := newClockApp(t, noon)
+	ta.put(fixtures()...)
+	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 1000, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []string{"2025-06-18", "2025-11-25", ""} {
+		t.Run("protocol "+version, func(t *testing.T) {
+			cs := ta.mcpSession(version)
+			for _, tc := range []struct {
+				tool string
+				args any
+				path string
+			}{
+				{"list_signals", map[string]any{}, "/api/v1/signals"},
+				{"list_signals", map[string]any{"tags": []string{"job", "funding"}, "language": []string{"fr"}, "page_size": 1},
+					"/api/v1/signals?tags=job,funding&language=fr&page_size=1"},
+				{"list_signals", map[string]any{"q": "ROBOTICS", "observed_after": "2026-10-01T12:00:00Z", "page": 1},
+					"/api/v1/signals?q=ROBOTICS&observed_after=2026-10-01T12:00:00Z&page=1"},
+				{"get_signal", map[string]any{"id": oddID}, "/api/v1/signals/" + url.PathEscape(oddID)},
+				{"get_signal", map[string]any{"id": "tf-3"}, "/api/v1/signals/tf-3"},
+			} {
+				res, got := callTool(t, cs, tc.tool, tc.args)
+				resp, want := ta.get(tc.path)
+				wantStatus(t, resp, want, http.StatusOK)
+				if res.IsError || !sameJSON(t, got, want) {
+					t.Errorf("%s(%v):\n got %s\nwant %s", tc.tool, tc.args, got, want)
+				}
+				text := res.Content[0].(*sdk.TextContent).Text
+				if !sameJSON(t, []byte(text), want) {
+					t.Errorf("%s: text content is not the body: %s", tc.tool, text)
+				}
+			}
+		})
+	}
+
+	// A search answered from the cache twice: over HTTP and over MCP.
+	query := `{"query":"seed round for a robotics startup","limit":5}`
+	search := func() (*http.Response, []byte) {
+		return ta.do(http.MethodPost, "/api/v1/signals/search", strings.NewReader(query), "Content-Type", "application/json")
+	}
+	resp, b := search()
+	wantStatus(t, resp, b, http.StatusOK)
+	res, got := callTool(t, ta.mcpSession(""), "search_signals", map[string]any{"query": "seed round for a robotics startup", "limit": 5})
+	resp, want := search()
+	wantStatus(t, resp, want, http.StatusOK)
+	if res.IsError || !sameJSON(t, got, want) || !strings.Contains(string(got), `"cache_hit":true`) {
+		t.Errorf("search_signals:\n got %s\nwant %s", got, want)
+	}
+}
+
+// problemOf decodes the structured content of a failed call.
+func problemOf(t *testing.T, res *sdk.CallToolResult, b []byte) map[string]any {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("call succeeded: %s", b)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*sdk.TextContent).Text
+	if !sameJSON(t, []byte(text), b) {
+		t.Errorf("text content %s is not the problem %s", text, b)
+	}
+	return p
+}
+
+func TestMCPFailuresAreToolResults(t *testing.T) {
+	ta, clk := newClockApp(t, noon)
+	ta.put(fixtures()...)
+	cs := ta.mcpSession("")
+
+	res, b := callTool(t, cs, "get_signal", map[string]any{"id": "hidden-5"})
+	p := problemOf(t, res, b)
+	_, httpBody := ta.get("/api/v1/signals/hidden-5")
+	if p["status"] != 404.0 || p["code"] != "not_found" || !sameJSON(t, b, httpBody) {
+		t.Errorf("hidden signal: %s, HTTP says %s", b, httpBody)
+	}
+
+	res, b = callTool(t, cs, "list_signals", map[string]any{"page_size": 51})
+	p = problemOf(t, res, b)
+	_, httpBody = ta.get("/api/v1/signals?page_size=51")
+	if p["status"] != 400.0 || p["param"] != "page_size" || !sameJSON(t, b, httpBody) {
+		t.Errorf("page_size 51: %s, HTTP says %s", b, httpBody)
+	}
+
+	// The minute cap: 4 requests, 3 already used: the 404 call and the two
+	// HTTP requests (invalid arguments over MCP are not counted).
+	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 4, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
+		t.Fatal(err)
+	}
+	res, b = callTool(t, cs, "list_signals", nil)
+	if res.IsError {
+		t.Fatalf("third request of the minute refused: %s", b)
+	}
+	res, b = callTool(t, cs, "list_signals", nil)
+	p = problemOf(t, res, b)
+	if p["status"] != 429.0 || p["code"] != "minute_limit_reached" || p["retry_after_seconds"] != 45.0 {
+		t.Errorf("over the minute cap: %s", b)
+	}
+	u, err := ta.Store().Usage(context.Background(), 1, clk.Now())
+	if err != nil || u.MinuteUsed != 4 || u.DayUsed != 4 {
+		t.Errorf("usage = %+v, %v; want the refused call not counted", u, err)
+	}
+
+	// Over raw HTTP the refusal is still a 200 JSON-RPC result, with the
+	// RateLimit headers of the refusal.
+	resp, body := ta.mcpPost(rpcListCall)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"isError":true`) {
+		t.Errorf("refused call over HTTP: %d %s", resp.StatusCode, body)
+	}
+	if got := resp.Header.Get("RateLimit"); got != `"minute";r=0;t=45` {
+		t.Errorf("RateLimit = %q", got)
+	}
+	if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=4;w=60` {
+		t.Errorf("RateLimit-Policy = %q", got)
+	}
+}
+
+func TestMCPCounting(t *testing.T) {
+	ta, clk := newClockApp(t, noon)
+	ta.put(fixtures()...)
+	used := func() int {
+		t.Helper()
+		u, err := ta.Store().Usage(context.Background(), 1, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.DayUsed
+	}
+	cs := ta.mcpSession("2025-11-25")
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Ping(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []map[string]any{{"page_size": 0}, {"tags": []string{"nope"}}, {"bogus": 1}} {
+		if res, b := callTool(t, cs, "list_signals", args); !res.IsError {
+			t.Errorf("invalid arguments %v accepted: %s", args, b)
+		}
+	}
+	if res, b := callTool(t, cs, "search_signals", map[string]any{"query": "robots", "language": []string{"other"}}); !res.IsError {
+		t.Errorf("search in language other accepted: %s", b)
+	}
+	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "read_usage"}); err == nil {
+		t.Error("unknown tool answered")
+	}
+	for _, method := range []string{"resources/list", "prompts/get", "no/such/method"} {
+		ta.mcpPost(`{"jsonrpc":"2.0","id":9,"method":"` + method + `","params":{"name":"x"}}`)
+	}
+	ta.mcpPost(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if n := used(); n != 0 {
+		t.Fatalf("uncounted MCP traffic used %d requests", n)
+	}
+
+	callTool(t, cs, "list_signals", nil)
+	callTool(t, cs, "get_signal", map[string]any{"id": "mb-1"})
+	callTool(t, cs, "get_signal", map[string]any{"id": "no-such-id"}) // reaches the tool: counts
+	callTool(t, cs, "search_signals", map[string]any{"query": "seed round"})
+	ta.get("/api/v1/signals")
+	if n := used(); n != 5 {
+		t.Fatalf("4 tool calls and 1 HTTP request used %d requests, want 5 (shared usage)", n)
+	}
+	_, usage := ta.get("/api/v1/usage")
+	if !strings.Contains(string(usage), `"daily_searches":{"limit":10,"used":1`) {
+		t.Errorf("the MCP search did not reserve a daily search: %s", usage)
+	}
+}
+
+func TestMCPRateLimitHeaders(t *testing.T) {
+	ta, _ := newClockApp(t, noon)
+	ta.put(fixtures()...)
+	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 7, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		rateLimit  string
+	}{
+		{"initialize", rpcInitialize, 200, ""},
+		{"tools/list", rpcToolsList, 200, ""},
+		{"invalid arguments", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_signals","arguments":{"page":0}}}`, 200, ""},
+		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, ""},
+		{"tool call", rpcListCall, 200, `"minute";r=6;t=45`},
+		{"second tool call", rpcListCall, 200, `"minute";r=5;t=45`},
+	} {
+		resp, body := ta.mcpPost(tc.body)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: status %d %s", tc.name, resp.StatusCode, body)
+		}
+		if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=7;w=60` {
+			t.Errorf("%s: RateLimit-Policy = %q, want the account's cap", tc.name, got)
+		}
+		if got := resp.Header.Get("RateLimit"); got != tc.rateLimit {
+			t.Errorf("%s: RateLimit = %q, want %q", tc.name, got, tc.rateLimit)
+		}
+		if resp.Header.Get("X-Request-Id") == "" {
+			t.Errorf("%s: no X-Request-Id", tc.name)
+		}
+	}
+}
+
+func TestMCPAuthentication(t *testing.T) {
+	ta := newTestApp(t)
+	challenge := `Bearer resource_metadata="https://signals.example/.well-known/oauth-protected-resource/mcp", scope="signals:read signals:search"`
+	for _, tc := range []struct {
+		name, authorization, challenge, code string
+	}{
+		{"no key", "", challenge, "missing_credentials"},
+		{"wrong key", "Bearer sig_0123456789abcdef0123456789abcdef", challenge + `, error="invalid_token"`, "invalid_credentials"},
+		{"not bearer", "Basic Zm9vOmJhcg==", challenge + `, error="invalid_token"`, "invalid_credentials"},
+	} {
+		resp, body := ta.mcpPost(rpcInitialize, "Authorization", tc.authorization)
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("Content-Type") != "application/problem+json" {
+			t.Errorf("%s: %d %s %s", tc.name, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+		if got := resp.Header.Get("WWW-Authenticate"); got != tc.challenge {
+			t.Errorf("%s: WWW-Authenticate = %q\nwant %q", tc.name, got, tc.challenge)
+		}
+		if p := decode[map[string]any](t, body); p["code"] != tc.code || p["status"] != 401.0 {
+			t.Errorf("%s: %s", tc.name, body)
+		}
+		if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=30;w=60` {
+			t.Errorf("%s: RateLimit-Policy = %q", tc.name, got)
+		}
+	}
+}
+
+func TestMCPOriginAndHost(t *testing.T) {
+	ta := newTestApp(t)
+	for _, tc := range []struct {
+		name   string
+		header []string
+		status int
+	}{
+		{"no Origin (not a browser)", nil, 200},
+		{"the service's own origin", []string{"Origin", "https://signals.example"}, 200},
+		{"own origin, default port spelled out", []string{"Origin", "https://SIGNALS.example"}, 200},
+		{"another origin (DNS rebinding)", []string{"Origin", "http://evil.example"}, 403},
+		{"another origin with the public Host", []string{"Origin", "http://evil.example", "Host", "signals.example"}, 403},
+		{"opaque origin", []string{"Origin", "null"}, 403},
+		{"own origin over http", []string{"Origin", "http://signals.example"}, 403},
+		// A reverse proxy on the same machine forwards the public host
+		// name to a loopback listener.
+		{"public Host on a loopback address", []string{"Host", "signals.example"}, 200},
+		{"public Host with the proxy's Origin", []string{"Host", "signals.example", "Origin", "https://signals.example"}, 200},
+	} {
+		resp, body := ta.mcpPost(rpcInitialize, tc.header...)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
+			continue
+		}
+		if tc.status == 403 {
+			if p := decode[map[string]any](t, body); p["code"] != "forbidden_origin" || resp.Header.Get("Content-Type") != "application/problem+json" {
+				t.Errorf("%s: %s", tc.name, body)
+			}
+		} else if !strings.Contains(string(body), `"protocolVersion":"2025-11-25"`) {
+			t.Errorf("%s: %s", tc.name, body)
+		}
+	}
+}
+
+func TestMCPMethods(t *testing.T) {
+	ta := newTestApp(t)
+	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodHead} {
+		resp, body := ta.do(method, "/mcp", nil, "Accept", "text/event-stream")
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
+			t.Errorf("%s /mcp: %d Allow=%q %s", method, resp.StatusCode, resp.Header.Get("Allow"), body)
+		}
+		if method != http.MethodHead && !regexp.MustCompile(`"code":"method_not_allowed"`).Match(body) {
+			t.Errorf("%s /mcp: %s", method, body)
+		}
+	}
+}
