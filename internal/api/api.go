@@ -11,16 +11,25 @@ import (
 	"slices"
 	"strings"
 
+	"signals/internal/auth"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/search"
 	"signals/internal/store"
 )
 
 // API answers read requests for public signals.
 type API struct {
 	Store    store.Store
+	Searcher *search.Service
 	Problems problem.Renderer
 	BaseURL  string
+}
+
+// principalAccount returns the account of an authenticated request.
+func principalAccount(r *http.Request) model.Account {
+	p, _ := auth.PrincipalFrom(r.Context())
+	return p.Account
 }
 
 // List returns one page of public signals with list snippets.
@@ -62,7 +71,7 @@ func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
 
 // unknownParam rejects a query parameter on an endpoint that takes none.
 func unknownParam(name string) error {
-	p := problem.Unknown(name, nil)
+	p := problem.Unknown(name, []string{})
 	p.ValidationMessage = "is not a parameter of this endpoint, which takes none"
 	return p
 }

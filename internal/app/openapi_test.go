@@ -50,7 +50,7 @@ func (ta *testApp) checkOpenAPI(req *http.Request, resp *http.Response, body []b
 
 // notServedYet are documented operations whose handlers are not in the
 // route table yet.
-var notServedYet = map[string]bool{"POST " + api.SearchPath: true}
+var notServedYet = map[string]bool{}
 
 var wildcard = regexp.MustCompile(`\{[^}]*\}`)
 

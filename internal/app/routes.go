@@ -25,6 +25,10 @@ func (a *App) routes() http.Handler {
 	mux.Handle(api.SignalsPath+"/", methods(map[string]http.Handler{
 		http.MethodGet: key(a.api.HandleGet),
 	}))
+	mux.Handle(api.SearchPath, methods(map[string]http.Handler{
+		http.MethodGet:  key(a.api.HandleGet), // a signal whose id is "search"
+		http.MethodPost: key(a.api.HandleSearch),
+	}))
 	mux.Handle(api.UsagePath, methods(map[string]http.Handler{
 		http.MethodGet: key(a.api.HandleUsage),
 	}))

@@ -35,6 +35,7 @@ commands:
   keys list --email E                  list an account's keys
   keys revoke KEY_ID                   revoke a key
   migrate                              apply schema migrations
+  eval-search [-v] [--set FILE]        measure semantic search on the labelled set
 
 Every flag also reads an environment variable (run a command with -h).
 `
@@ -81,6 +82,8 @@ func run(ctx context.Context, args []string, env Env) error {
 		return importCmd(ctx, rest, env)
 	case cmd == "migrate":
 		return migrate(ctx, rest, env)
+	case cmd == "eval-search":
+		return evalSearch(ctx, rest, env)
 	case cmd == "signals" && sub == "set-status":
 		return setStatus(ctx, rest[1:], env)
 	case cmd == "accounts" && sub == "create":

@@ -25,6 +25,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 	c.stringVar(&c.cfg.Addr, "addr", "SIGNALS_ADDR", ":8080", "address to listen on")
 	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "http://localhost:8080",
 		"public base address of the service")
+	c.stringVar(&c.cfg.Search.Provider, "search-provider", "SIGNALS_SEARCH_PROVIDER", "builtin",
+		"semantic search scorer: builtin, or openai for any OpenAI-compatible embeddings server")
+	c.stringVar(&c.cfg.Search.URL, "search-url", "SIGNALS_SEARCH_URL", "", "base URL of the embeddings server (openai provider)")
+	c.stringVar(&c.cfg.Search.Model, "search-model", "SIGNALS_SEARCH_MODEL", "", "embedding model name (openai provider)")
+	// A secret: read from the environment only, so it never shows in a
+	// process list or in -h output.
+	c.cfg.Search.APIKey = env.Getenv("SIGNALS_SEARCH_API_KEY")
 	withDemo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err

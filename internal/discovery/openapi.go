@@ -68,7 +68,7 @@ func OpenAPI(baseURL string) []byte {
 		"paths": obj{
 			api.SignalsPath:           obj{"get": listOperation()},
 			api.SignalsPath + "/{id}": obj{"get": getOperation()},
-			api.SearchPath:            obj{"post": searchOperation()},
+			api.SearchPath:            obj{"post": searchOperation(), "get": getSearchIDOperation()},
 			api.UsagePath:             obj{"get": usageOperation()},
 		},
 		"components": obj{
@@ -119,6 +119,18 @@ func getOperation() obj {
 			okResponse("The signal with its text.", ref("schemas", "Signal")),
 			"400", "401", "404", "405", "429", "500", "503"),
 	}
+}
+
+// getSearchIDOperation documents GET on the search path: ids are opaque, so
+// a signal may be called "search", and GET reads it like any other id.
+func getSearchIDOperation() obj {
+	op := getOperation()
+	op["operationId"] = "getSignalWithIdSearch"
+	op["summary"] = "Read the public signal whose id is \"search\""
+	op["description"] = "Ids are opaque, so `search` is a valid id: GET on this path reads that signal, " +
+		"exactly as GET /api/v1/signals/{id} would. POST runs a semantic search."
+	delete(op, "parameters")
+	return op
 }
 
 func searchOperation() obj {

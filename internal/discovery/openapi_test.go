@@ -29,7 +29,7 @@ func TestOpenAPIIsValid(t *testing.T) {
 	want := map[string][]string{
 		"/api/v1/signals":        {"GET"},
 		"/api/v1/signals/{id}":   {"GET"},
-		"/api/v1/signals/search": {"POST"},
+		"/api/v1/signals/search": {"GET", "POST"},
 		"/api/v1/usage":          {"GET"},
 	}
 	if got := v.Operations(); !mapsEqual(got, want) {

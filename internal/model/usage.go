@@ -4,8 +4,9 @@ import "time"
 
 // Limit names, as 429 problems and usage records name them.
 const (
-	LimitMinute = "minute"
-	LimitDay    = "day"
+	LimitMinute    = "minute"
+	LimitDay       = "day"
+	LimitSearchDay = "search_day"
 )
 
 // Usage is an account's consumption in its current windows.

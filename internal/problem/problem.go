@@ -42,7 +42,7 @@ type Problem struct {
 	Code              string   `json:"code"`
 	Param             string   `json:"param,omitempty"`
 	ValidationMessage string   `json:"validation_message,omitempty"`
-	AllowedValues     []string `json:"allowed_values,omitempty"`
+	AllowedValues     []string `json:"allowed_values,omitzero"`
 	Minimum           *int64   `json:"minimum,omitempty"`
 	Maximum           *int64   `json:"maximum,omitempty"`
 	AllowedMethods    []string `json:"allowed_methods,omitempty"`

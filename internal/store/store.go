@@ -23,6 +23,7 @@ type Store interface {
 	Signals
 	Accounts
 	Quotas
+	Searches
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	// Close releases the store's resources.
@@ -93,4 +94,55 @@ type Quotas interface {
 	TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error)
 	// Usage reports the account's current usage without counting.
 	Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error)
+}
+
+// Candidate is a public signal in a search window with its stored vector
+// (nil when none is stored for the model or the text changed since).
+type Candidate struct {
+	Signal model.Signal
+	Vector []float32
+}
+
+// Match is one scored signal of a search.
+type Match struct {
+	ID        string  `json:"id"`
+	Relevance float64 `json:"relevance"`
+}
+
+// CachedSearch is the outcome of a fresh search, kept for identical ones.
+type CachedSearch struct {
+	Matches              []Match   `json:"matches"`
+	CandidatesConsidered int       `json:"candidates_considered"`
+	SearchedAt           time.Time `json:"searched_at"`
+	ExpiresAt            time.Time `json:"expires_at"`
+}
+
+// Searches stores what semantic search needs: vectors, candidate windows,
+// cached results and search reservations.
+type Searches interface {
+	// Candidates returns the newest limit public signals within f (listing
+	// order), Text cut to textChars, with their vectors under model.
+	Candidates(ctx context.Context, f model.Filter, vectorModel string, textChars, limit int) ([]Candidate, error)
+	// SignalsByID returns the public signals among ids, Text cut to
+	// textChars, in no particular order.
+	SignalsByID(ctx context.Context, ids []string, textChars int) ([]model.Signal, error)
+	// SignalsNeedingVectors returns up to limit public signals without a
+	// current vector under model, Text cut to textChars.
+	SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int) ([]model.Signal, error)
+	// PutVectors stores vectors by signal id for the signals' current text.
+	PutVectors(ctx context.Context, vectorModel string, vectors map[string][]float32) error
+
+	// CachedSearch returns an unexpired result by key.
+	CachedSearch(ctx context.Context, key string, now time.Time) (CachedSearch, bool, error)
+	// PutCachedSearch stores a result until its ExpiresAt.
+	PutCachedSearch(ctx context.Context, key string, r CachedSearch) error
+
+	// ReserveSearch takes one of the account's fresh searches of the UTC day
+	// containing now; Usage.Denied is LimitSearchDay when none is left.
+	ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error)
+	// AcquireSearchSlot takes one of the account's max concurrent search
+	// slots until release is called or until lease passes (so a process that
+	// dies mid-search cannot hold it for ever); ok is false when all are
+	// taken.
+	AcquireSearchSlot(ctx context.Context, accountID int64, max int, now time.Time, lease time.Duration) (release func(), ok bool, err error)
 }

@@ -18,14 +18,14 @@ const signalColumns = `id, tag, source, language, country, author_name, author_h
 	source_url, substr(text, 1, ?), text_chars, published_ns, published_digits,
 	published_at_precision, observed_ns, observed_digits, status, market_only`
 
-func scanSignal(row interface{ Scan(...any) error }) (model.Signal, error) {
+func scanSignal(row interface{ Scan(...any) error }, extra ...any) (model.Signal, error) {
 	var s model.Signal
 	var country sql.NullString
 	var observedNS, observedDigits sql.NullInt64
-	err := row.Scan(&s.ID, &s.Tag, &s.Source, &s.Language, &country, &s.AuthorName,
+	err := row.Scan(append([]any{&s.ID, &s.Tag, &s.Source, &s.Language, &country, &s.AuthorName,
 		&s.AuthorHeadline, &s.SourceURL, &s.Text, &s.TextChars, &s.PublishedAt.NS,
 		&s.PublishedAt.Digits, &s.PublishedAtPrecision, &observedNS, &observedDigits,
-		&s.Status, &s.MarketOnly)
+		&s.Status, &s.MarketOnly}, extra...)...)
 	s.Country = country.String
 	if observedNS.Valid {
 		s.ObservedAt = &model.Time{NS: observedNS.Int64, Digits: int(observedDigits.Int64)}
@@ -148,7 +148,8 @@ func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
 		observed_ns = excluded.observed_ns, observed_digits = excluded.observed_digits,
 		status = excluded.status, market_only = excluded.market_only,
 		fold_text = excluded.fold_text, fold_author = excluded.fold_author,
-		fold_headline = excluded.fold_headline`)
+		fold_headline = excluded.fold_headline,
+		revision = signals.revision + (signals.text IS NOT excluded.text)`)
 	if err != nil {
 		tx.Rollback()
 		return nil, err

@@ -31,6 +31,7 @@ type DB struct {
 	write    *sql.DB
 	read     *sql.DB
 	counters *counters
+	slots    slots
 	// Log receives errors of background work; nil discards them.
 	Log *slog.Logger
 }

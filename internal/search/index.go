@@ -1,0 +1,71 @@
+package search
+
+import (
+	"context"
+	"time"
+)
+
+// indexBatch is how many signals are embedded per store round trip.
+const indexBatch = 256
+
+// IndexOnce embeds every public signal that has no current vector under the
+// scorer's model, and returns how many it embedded.
+func (s *Service) IndexOnce(ctx context.Context) (int, error) {
+	model := s.Scorer.Model()
+	total := 0
+	seen := map[string]bool{}
+	for {
+		docs, err := s.Store.SignalsNeedingVectors(ctx, model, CandidateChars, indexBatch)
+		if err != nil || len(docs) == 0 {
+			return total, err
+		}
+		// A signal whose vector could not be stored (it changed meanwhile)
+		// comes back; stop rather than loop, the next run retries it.
+		fresh := 0
+		for _, d := range docs {
+			if !seen[d.ID] {
+				seen[d.ID] = true
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			return total, nil
+		}
+		texts := make([]string, len(docs))
+		for i, d := range docs {
+			texts[i] = d.Text
+		}
+		vecs, err := s.Scorer.EmbedDocuments(ctx, texts)
+		if err != nil {
+			return total, err
+		}
+		byID := make(map[string][]float32, len(docs))
+		for i, d := range docs {
+			byID[d.ID] = vecs[i]
+		}
+		if err := s.Store.PutVectors(ctx, model, byID); err != nil {
+			return total, err
+		}
+		total += len(docs)
+	}
+}
+
+// Index keeps vectors current until ctx ends: signals imported by another
+// process or made public later are embedded within every.
+func (s *Service) Index(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		n, err := s.IndexOnce(ctx)
+		if err != nil && ctx.Err() == nil && s.Log != nil {
+			s.Log.Error("embedding signals", "err", err)
+		} else if n > 0 && s.Log != nil {
+			s.Log.Info("embedded signals", "signals", n, "model", s.Scorer.Model())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

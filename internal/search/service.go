@@ -1,0 +1,298 @@
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/text/unicode/norm"
+
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store"
+)
+
+// Limits of the search flow.
+const (
+	// MaxMatches is the most matches a search returns and caches.
+	MaxMatches = 50
+	// DefaultLimit is the number of matches returned when none is asked.
+	DefaultLimit = 20
+)
+
+// Request is a validated search.
+type Request struct {
+	// Query is normalised: NFC, trimmed, inner whitespace folded to one space.
+	Query  string
+	Filter model.Filter
+	Limit  int
+}
+
+// Result is what a search found, for one account.
+type Result struct {
+	Matches              []Matched
+	CacheHit             bool
+	SearchesRemaining    int
+	CandidatesConsidered int
+	SearchedAt           time.Time
+	ExpiresAt            time.Time
+}
+
+// Matched is one signal that reached the cutoff, Text cut to CandidateChars.
+type Matched struct {
+	Signal    model.Signal
+	Relevance float64
+}
+
+// Service runs searches under the contract's flow: cache, joins, per-account
+// concurrency, global model capacity, daily reservations, then scoring.
+type Service struct {
+	Store interface {
+		store.Searches
+		store.Quotas
+	}
+	Scorer Scorer
+	Now    func() time.Time
+	Log    *slog.Logger
+	// Timeout bounds one fresh search.
+	Timeout time.Duration
+	// CacheTTL is how long a result serves identical searches.
+	CacheTTL time.Duration
+	// Capacity is how many fresh searches this process scores at once.
+	Capacity int
+
+	once     sync.Once
+	capacity chan struct{}
+	mu       sync.Mutex
+	flights  map[string]*flight
+}
+
+// flight is a fresh search in progress that identical searches join.
+type flight struct {
+	done    chan struct{}
+	waiters int // guarded by Service.mu
+	// abandoned: the leader was refused before searching (busy, no
+	// reservation left); joiners go through the flow themselves.
+	abandoned bool
+	result    store.CachedSearch
+	err       error
+}
+
+func (s *Service) init() {
+	s.once.Do(func() {
+		s.capacity = make(chan struct{}, max(s.Capacity, 1))
+		s.flights = map[string]*flight{}
+	})
+}
+
+// NormalizeQuery is the form of a query that scoring and the cache key use.
+func NormalizeQuery(q string) string {
+	return strings.Join(strings.Fields(norm.NFC.String(q)), " ")
+}
+
+// Key identifies identical searches: same scorer, normalised query, sorted
+// filters and observed_after. The limit is not part of it: results are
+// cached up to MaxMatches and sliced.
+func (s *Service) Key(r Request) string {
+	var after int64
+	if r.Filter.ObservedAfter != nil {
+		after = r.Filter.ObservedAfter.NS
+	}
+	b, _ := json.Marshal([]any{s.Scorer.Model(), r.Query, model.Sorted(r.Filter.Tags),
+		model.Sorted(r.Filter.Sources), model.Sorted(r.Filter.Languages),
+		model.Sorted(r.Filter.Countries), r.Filter.ObservedAfter != nil, after})
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// Search answers r for acct.
+func (s *Service) Search(ctx context.Context, acct model.Account, r Request) (Result, error) {
+	s.init()
+	key := s.Key(r)
+	for {
+		cached, ok, err := s.Store.CachedSearch(ctx, key, s.Now())
+		if err != nil {
+			return Result{}, err
+		}
+		if ok {
+			return s.answer(ctx, acct, r, cached, true, nil)
+		}
+		s.mu.Lock()
+		if f, ok := s.flights[key]; ok {
+			f.waiters++
+			s.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return Result{}, ctx.Err()
+			}
+			if f.abandoned {
+				continue
+			}
+			if f.err != nil {
+				return Result{}, f.err
+			}
+			return s.answer(ctx, acct, r, f.result, false, nil)
+		}
+		f := &flight{done: make(chan struct{})}
+		s.flights[key] = f
+		s.mu.Unlock()
+
+		result, usage, err := s.lead(ctx, acct, r, key, f)
+		s.mu.Lock()
+		delete(s.flights, key)
+		s.mu.Unlock()
+		f.result, f.err = result, err
+		close(f.done)
+		if err != nil {
+			return Result{}, err
+		}
+		return s.answer(ctx, acct, r, result, false, &usage)
+	}
+}
+
+// lead runs a fresh search for key: it takes the account's slot, a share of
+// the model's capacity and a daily reservation, in that order, and marks the
+// flight abandoned when any of them is refused (nothing is consumed then).
+func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key string, f *flight) (store.CachedSearch, model.Usage, error) {
+	now := s.Now()
+	refuse := func(err error) (store.CachedSearch, model.Usage, error) {
+		f.abandoned = true
+		return store.CachedSearch{}, model.Usage{}, err
+	}
+	release, ok, err := s.Store.AcquireSearchSlot(ctx, acct.ID, acct.Limits.ConcurrentSearches, now, 2*s.Timeout+time.Minute)
+	if err != nil {
+		return refuse(err)
+	}
+	if !ok {
+		return refuse(problem.New(http.StatusTooManyRequests, problem.CodeSearchInProgress,
+			fmt.Sprintf("the account already runs %d semantic search at a time; wait for it to finish", acct.Limits.ConcurrentSearches)))
+	}
+	defer release()
+	select {
+	case s.capacity <- struct{}{}:
+		defer func() { <-s.capacity }()
+	default:
+		return refuse(problem.New(http.StatusServiceUnavailable, problem.CodeServiceBusy,
+			"the search model is at capacity; nothing was counted against the search allowance").WithRetryAfter(2))
+	}
+	usage, err := s.Store.ReserveSearch(ctx, acct.ID, acct.Limits.DailySearches, now)
+	if err != nil {
+		return refuse(err)
+	}
+	if usage.Denied != "" {
+		wait := model.SecondsUntil(now, usage.DayStart.Add(24*time.Hour))
+		return refuse(problem.New(http.StatusTooManyRequests, problem.CodeSearchLimitReached,
+			fmt.Sprintf("the account's %d fresh semantic searches of this UTC day are used; cached and joined searches still work", acct.Limits.DailySearches)).
+			WithRetryAfter(wait))
+	}
+	// The reservation is consumed from here on, whatever happens. The search
+	// outlives the leader's request: joiners may be waiting for it.
+	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.Timeout)
+	defer cancel()
+	result, err := s.run(runCtx, r, key)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return result, usage, problem.New(http.StatusServiceUnavailable, problem.CodeSearchTimeout,
+				"the semantic search timed out; its reservation is used. Do not retry it automatically")
+		}
+		if s.Log != nil {
+			s.Log.Error("semantic search failed", "err", err)
+		}
+		return result, usage, problem.New(http.StatusServiceUnavailable, problem.CodeSearchFailed,
+			"the semantic search failed; its reservation is used")
+	}
+	return result, usage, nil
+}
+
+// run scores the candidate window and caches the matches.
+func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedSearch, error) {
+	cands, err := s.Store.Candidates(ctx, r.Filter, s.Scorer.Model(), CandidateChars, WindowSize)
+	if err != nil {
+		return store.CachedSearch{}, err
+	}
+	sc := make([]Candidate, len(cands))
+	for i, c := range cands {
+		sc[i] = Candidate{ID: c.Signal.ID, Text: c.Signal.Text, Vector: c.Vector}
+	}
+	scores, err := s.Scorer.Score(ctx, r.Query, sc)
+	if err != nil {
+		return store.CachedSearch{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return store.CachedSearch{}, err
+	}
+	var matches []store.Match
+	for i, score := range scores {
+		if score >= Cutoff {
+			// Shown to four decimals, rounded down so that a shown 0.8500
+			// was really at or above the cutoff.
+			matches = append(matches, store.Match{ID: cands[i].Signal.ID, Relevance: math.Floor(score*1e4) / 1e4})
+		}
+	}
+	// Best first; the window's order (newest first) breaks ties.
+	slices.SortStableFunc(matches, func(a, b store.Match) int {
+		switch {
+		case a.Relevance > b.Relevance:
+			return -1
+		case a.Relevance < b.Relevance:
+			return 1
+		}
+		return 0
+	})
+	if len(matches) > MaxMatches {
+		matches = matches[:MaxMatches]
+	}
+	now := s.Now()
+	result := store.CachedSearch{Matches: matches, CandidatesConsidered: len(cands),
+		SearchedAt: now.UTC(), ExpiresAt: now.Add(s.CacheTTL).UTC()}
+	if err := s.Store.PutCachedSearch(ctx, key, result); err != nil {
+		return result, err
+	}
+	return result, nil
+}
+
+// answer turns a search outcome into the account's result: it reads the
+// matched signals (dropping any that stopped being public) and the
+// account's remaining searches.
+func (s *Service) answer(ctx context.Context, acct model.Account, r Request, c store.CachedSearch, hit bool, usage *model.Usage) (Result, error) {
+	res := Result{CacheHit: hit, CandidatesConsidered: c.CandidatesConsidered,
+		SearchedAt: c.SearchedAt, ExpiresAt: c.ExpiresAt}
+	if usage == nil {
+		u, err := s.Store.Usage(ctx, acct.ID, s.Now())
+		if err != nil {
+			return res, err
+		}
+		usage = &u
+	}
+	res.SearchesRemaining = max(acct.Limits.DailySearches-usage.SearchesUsed, 0)
+	matches := c.Matches
+	ids := make([]string, len(matches))
+	for i, m := range matches {
+		ids[i] = m.ID
+	}
+	signals, err := s.Store.SignalsByID(ctx, ids, CandidateChars)
+	if err != nil {
+		return res, err
+	}
+	byID := make(map[string]model.Signal, len(signals))
+	for _, sig := range signals {
+		byID[sig.ID] = sig
+	}
+	for _, m := range matches {
+		if sig, ok := byID[m.ID]; ok && len(res.Matches) < r.Limit {
+			res.Matches = append(res.Matches, Matched{Signal: sig, Relevance: m.Relevance})
+		}
+	}
+	return res, nil
+}

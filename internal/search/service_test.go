@@ -1,0 +1,351 @@
+package search_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/search"
+	"signals/internal/store/sqlite"
+	"signals/internal/store/storetest"
+)
+
+// scripted is a scorer whose relevances, failures and timing a test sets.
+type scripted struct {
+	relevance map[string]float64 // by signal id; others score 0.1
+	gate      chan struct{}      // when set, Score waits for it
+	started   chan struct{}      // when set, Score signals here first
+	err       error
+	calls     atomic.Int32
+	mu        sync.Mutex
+	lastTexts []string
+}
+
+func (s *scripted) Model() string { return "scripted" }
+
+func (s *scripted) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = []float32{1, 0}
+	}
+	return out, nil
+}
+
+func (s *scripted) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
+	s.calls.Add(1)
+	s.mu.Lock()
+	s.lastTexts = nil
+	for _, c := range cands {
+		s.lastTexts = append(s.lastTexts, c.Text)
+	}
+	s.mu.Unlock()
+	if s.started != nil {
+		s.started <- struct{}{}
+	}
+	if s.gate != nil {
+		select {
+		case <-s.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	out := make([]float64, len(cands))
+	for i, c := range cands {
+		out[i] = 0.1
+		if r, ok := s.relevance[c.ID]; ok {
+			out[i] = r
+		}
+	}
+	return out, nil
+}
+
+type env struct {
+	svc   *search.Service
+	db    *sqlite.DB
+	sc    *scripted
+	alice model.Account
+	bob   model.Account
+}
+
+var day = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+
+func newEnv(t *testing.T, signals int) *env {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var list []model.Signal
+	for i := range signals {
+		list = append(list, storetest.Sig(fmt.Sprintf("s%03d", i), i))
+	}
+	storetest.Put(t, db, list...)
+	e := &env{db: db, sc: &scripted{relevance: map[string]float64{}}}
+	e.svc = &search.Service{Store: db, Scorer: e.sc, Now: func() time.Time { return day },
+		Timeout: 5 * time.Second, CacheTTL: 10 * time.Minute, Capacity: 4}
+	for _, email := range []string{"alice@example.com", "bob@example.com"} {
+		a, err := db.CreateAccount(context.Background(), email, day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.alice.ID == 0 {
+			e.alice = a
+		} else {
+			e.bob = a
+		}
+	}
+	return e
+}
+
+func req(q string) search.Request {
+	return search.Request{Query: search.NormalizeQuery(q), Limit: search.DefaultLimit}
+}
+
+func wantCode(t *testing.T, err error, code string) *problem.Problem {
+	t.Helper()
+	var p *problem.Problem
+	if !errors.As(err, &p) || p.Code != code {
+		t.Fatalf("error = %v, want problem %s", err, code)
+	}
+	return p
+}
+
+func TestFreshSearchThenCacheHit(t *testing.T) {
+	e := newEnv(t, 10)
+	e.sc.relevance = map[string]float64{"s001": 0.9, "s005": 0.97, "s007": 0.85, "s008": 0.8499}
+	ctx := context.Background()
+	res, err := e.svc.Search(ctx, e.alice, req("humanoid robots"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range res.Matches {
+		got = append(got, fmt.Sprintf("%s=%.4f", m.Signal.ID, m.Relevance))
+	}
+	if want := "s005=0.9700 s001=0.9000 s007=0.8500"; strings.Join(got, " ") != want {
+		t.Errorf("matches = %v, want %s (cutoff 0.85 inclusive, best first)", got, want)
+	}
+	if res.CacheHit || res.SearchesRemaining != 9 || res.CandidatesConsidered != 10 {
+		t.Errorf("fresh result: hit=%v remaining=%d considered=%d", res.CacheHit, res.SearchesRemaining, res.CandidatesConsidered)
+	}
+	if !res.ExpiresAt.Equal(day.Add(10 * time.Minute)) {
+		t.Errorf("expires_at = %s", res.ExpiresAt)
+	}
+	for _, q := range []string{"humanoid robots", "  humanoid \t robots ", "humanoid\nrobots"} {
+		res, err = e.svc.Search(ctx, e.bob, req(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.CacheHit || res.SearchesRemaining != 10 || len(res.Matches) != 3 {
+			t.Errorf("%q: hit=%v remaining=%d matches=%d; want a cache hit that reserves nothing", q, res.CacheHit, res.SearchesRemaining, len(res.Matches))
+		}
+	}
+	r := req("humanoid robots")
+	r.Limit = 2
+	res, _ = e.svc.Search(ctx, e.alice, r)
+	if len(res.Matches) != 2 || res.Matches[0].Signal.ID != "s005" {
+		t.Errorf("limit 2 from the cache = %d matches", len(res.Matches))
+	}
+	if e.sc.calls.Load() != 1 {
+		t.Errorf("scored %d times, want once", e.sc.calls.Load())
+	}
+	// A signal hidden after the search disappears from cached answers.
+	if err := e.db.SetStatus(ctx, "s005", model.StatusHidden, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = e.svc.Search(ctx, e.alice, req("humanoid robots"))
+	if len(res.Matches) != 2 || res.Matches[0].Signal.ID != "s001" {
+		t.Errorf("after hiding s005: %d matches, first %s", len(res.Matches), res.Matches[0].Signal.ID)
+	}
+}
+
+func TestFiltersAreOfTheKey(t *testing.T) {
+	e := newEnv(t, 3)
+	ctx := context.Background()
+	a := req("x")
+	b := req("x")
+	b.Filter.Tags = []string{"job"}
+	if e.svc.Key(a) == e.svc.Key(b) {
+		t.Fatal("different filters share a cache key")
+	}
+	c := req("x")
+	c.Filter.ObservedAfter = &model.Time{NS: 1}
+	if e.svc.Key(a) == e.svc.Key(c) {
+		t.Fatal("observed_after is not part of the cache key")
+	}
+	e.svc.Search(ctx, e.alice, a)
+	e.svc.Search(ctx, e.alice, b)
+	if e.sc.calls.Load() != 2 {
+		t.Errorf("scored %d times, want 2", e.sc.calls.Load())
+	}
+}
+
+func TestWindowIsNewest512AndTextIsCut(t *testing.T) {
+	e := newEnv(t, 520)
+	storetest.Put(t, e.db, storetest.Sig("long", 10_000, func(s *model.Signal) { s.Text = strings.Repeat("é", 1500) }))
+	res, err := e.svc.Search(context.Background(), e.alice, req("anything"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CandidatesConsidered != search.WindowSize {
+		t.Errorf("considered %d, want %d", res.CandidatesConsidered, search.WindowSize)
+	}
+	e.sc.mu.Lock()
+	defer e.sc.mu.Unlock()
+	if first := e.sc.lastTexts[0]; first != strings.Repeat("é", 1000) {
+		t.Errorf("newest candidate's text has %d code points, want 1000", model.Chars(first))
+	}
+}
+
+func TestJoinInFlightReservesNothing(t *testing.T) {
+	e := newEnv(t, 5)
+	e.sc.relevance = map[string]float64{"s002": 0.95}
+	e.sc.gate, e.sc.started = make(chan struct{}), make(chan struct{}, 1)
+	ctx := context.Background()
+	type out struct {
+		res search.Result
+		err error
+	}
+	lead, join := make(chan out, 1), make(chan out, 1)
+	go func() { r, err := e.svc.Search(ctx, e.alice, req("q")); lead <- out{r, err} }()
+	<-e.sc.started
+	go func() { r, err := e.svc.Search(ctx, e.bob, req("  q ")); join <- out{r, err} }()
+	// The joiner must be waiting on the flight before the leader finishes.
+	waitFor(t, func() bool { return e.svc.Waiting("q") == 1 })
+	close(e.sc.gate)
+	l, j := <-lead, <-join
+	if l.err != nil || j.err != nil {
+		t.Fatal(l.err, j.err)
+	}
+	if e.sc.calls.Load() != 1 {
+		t.Errorf("scored %d times; the identical search should have joined", e.sc.calls.Load())
+	}
+	if l.res.SearchesRemaining != 9 || j.res.SearchesRemaining != 10 || j.res.CacheHit || len(j.res.Matches) != 1 {
+		t.Errorf("leader remaining=%d, joiner remaining=%d hit=%v matches=%d", l.res.SearchesRemaining, j.res.SearchesRemaining, j.res.CacheHit, len(j.res.Matches))
+	}
+}
+
+func TestAccountBusyAndServiceBusyConsumeNothing(t *testing.T) {
+	e := newEnv(t, 5)
+	e.svc.Capacity = 1
+	e.sc.gate, e.sc.started = make(chan struct{}), make(chan struct{}, 1)
+	ctx := context.Background()
+	done := make(chan error, 1)
+	go func() { _, err := e.svc.Search(ctx, e.alice, req("first")); done <- err }()
+	<-e.sc.started
+
+	_, err := e.svc.Search(ctx, e.alice, req("second"))
+	if p := wantCode(t, err, problem.CodeSearchInProgress); p.Status != 429 {
+		t.Errorf("status %d", p.Status)
+	}
+	_, err = e.svc.Search(ctx, e.bob, req("third"))
+	if p := wantCode(t, err, problem.CodeServiceBusy); p.Status != 503 || p.RetryAfterSeconds == nil {
+		t.Errorf("service busy: %+v", p)
+	}
+	close(e.sc.gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []model.Account{e.alice, e.bob} {
+		u, _ := e.db.Usage(ctx, a.ID, day)
+		want := map[int64]int{e.alice.ID: 1, e.bob.ID: 0}[a.ID]
+		if u.SearchesUsed != want {
+			t.Errorf("%s used %d searches, want %d", a.Email, u.SearchesUsed, want)
+		}
+	}
+}
+
+func TestDailySearchCap(t *testing.T) {
+	e := newEnv(t, 5)
+	e.alice.Limits.DailySearches = 2
+	ctx := context.Background()
+	for _, q := range []string{"a", "b"} {
+		if _, err := e.svc.Search(ctx, e.alice, req(q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := e.svc.Search(ctx, e.alice, req("c"))
+	p := wantCode(t, err, problem.CodeSearchLimitReached)
+	if p.Status != 429 || *p.RetryAfterSeconds != 14*3600 {
+		t.Errorf("search cap: status %d retry %v, want 429 and 50400 s to midnight UTC", p.Status, *p.RetryAfterSeconds)
+	}
+	if res, err := e.svc.Search(ctx, e.alice, req("a")); err != nil || !res.CacheHit || res.SearchesRemaining != 0 {
+		t.Errorf("a cached search still works at the cap: %+v, %v", res, err)
+	}
+}
+
+func TestFailureAndTimeoutKeepTheReservation(t *testing.T) {
+	ctx := context.Background()
+	t.Run("failure", func(t *testing.T) {
+		e := newEnv(t, 3)
+		e.sc.err = errors.New("model crashed")
+		_, err := e.svc.Search(ctx, e.alice, req("q"))
+		p := wantCode(t, err, problem.CodeSearchFailed)
+		if p.Status != 503 || strings.Contains(p.Detail, "crashed") {
+			t.Errorf("failure problem: %+v", p)
+		}
+		if u, _ := e.db.Usage(ctx, e.alice.ID, day); u.SearchesUsed != 1 {
+			t.Errorf("failed search used %d reservations, want 1", u.SearchesUsed)
+		}
+		// Failures are not cached: the next attempt searches again.
+		e.sc.err = nil
+		if res, err := e.svc.Search(ctx, e.alice, req("q")); err != nil || res.CacheHit {
+			t.Errorf("after a failure: %+v %v", res, err)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		e := newEnv(t, 3)
+		e.svc.Timeout = 50 * time.Millisecond
+		e.sc.gate = make(chan struct{}) // never opens
+		_, err := e.svc.Search(ctx, e.alice, req("q"))
+		p := wantCode(t, err, problem.CodeSearchTimeout)
+		if p.Status != 503 || p.RetryAfterSeconds != nil {
+			t.Errorf("timeout problem: %+v; want 503 without Retry-After", p)
+		}
+		if u, _ := e.db.Usage(ctx, e.alice.ID, day); u.SearchesUsed != 1 {
+			t.Errorf("timed-out search used %d reservations, want 1", u.SearchesUsed)
+		}
+		if _, err := e.svc.Search(ctx, e.alice, req("other")); err != nil && errors.Is(err, context.DeadlineExceeded) {
+			t.Error(err)
+		}
+	})
+}
+
+func TestIndexEmbedsOnce(t *testing.T) {
+	e := newEnv(t, 300)
+	ctx := context.Background()
+	n, err := e.svc.IndexOnce(ctx)
+	if err != nil || n != 300 {
+		t.Fatalf("first index: %d, %v", n, err)
+	}
+	if n, _ := e.svc.IndexOnce(ctx); n != 0 {
+		t.Errorf("second index embedded %d, want 0", n)
+	}
+	storetest.Put(t, e.db, storetest.Sig("s001", 1, func(s *model.Signal) { s.Text = "changed" }))
+	if n, _ := e.svc.IndexOnce(ctx); n != 1 {
+		t.Errorf("after a text change embedded %d, want 1", n)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
