@@ -1,0 +1,307 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// An import sends signals in batches, each one INSERT … SELECT FROM unnest of
+// column arrays … ON CONFLICT (id) DO UPDATE, all in one transaction. While
+// the server writes one batch, Put fills the next.
+const (
+	batchRows  = 2000
+	batchBytes = 8 << 20
+)
+
+// importColumns are the signals columns an import writes, with the array
+// type their parameter is sent as.
+var importColumns = []struct{ name, array string }{
+	{"id", "text[]"}, {"tag", "text[]"}, {"source", "text[]"}, {"language", "text[]"},
+	{"country", "text[]"}, {"author_name", "text[]"}, {"author_headline", "text[]"},
+	{"source_url", "text[]"}, {"text", "text[]"}, {"text_chars", "int[]"},
+	{"published_ns", "bigint[]"}, {"published_digits", "smallint[]"},
+	{"published_at_precision", "text[]"}, {"observed_ns", "bigint[]"},
+	{"observed_digits", "smallint[]"}, {"status", "text[]"}, {"market_only", "boolean[]"},
+	{"fold_text", "text[]"}, {"fold_author", "text[]"}, {"fold_headline", "text[]"},
+}
+
+var upsertSQL = func() string {
+	names := make([]string, len(importColumns))
+	params := make([]string, len(importColumns))
+	var set []string
+	for i, c := range importColumns {
+		names[i] = c.name
+		params[i] = fmt.Sprintf("$%d::%s", i+1, c.array)
+		if c.name != "id" {
+			set = append(set, c.name+" = excluded."+c.name)
+		}
+	}
+	return `INSERT INTO signals (` + strings.Join(names, ", ") + `)
+		SELECT * FROM unnest(` + strings.Join(params, ", ") + `)
+		ON CONFLICT (id) DO UPDATE SET ` + strings.Join(set, ", ") + `,
+		revision = signals.revision + (signals.text IS DISTINCT FROM excluded.text)::int`
+}()
+
+// batch holds signals column by column, in importColumns order. An id occurs
+// at most once in a batch (ON CONFLICT cannot update a row twice in one
+// statement); a repeated id starts a new batch, so the later one wins.
+type batch struct {
+	ids, tags, sources, languages      []string
+	countries                          []*string
+	authors, headlines, urls, texts    []string
+	textChars                          []int32
+	publishedNS                        []int64
+	publishedDigits                    []int16
+	precisions                         []string
+	observedNS                         []*int64
+	observedDigits                     []*int16
+	statuses                           []string
+	marketOnly                         []bool
+	foldText, foldAuthor, foldHeadline []string
+	seen                               map[string]struct{}
+	bytes                              int
+}
+
+func newBatch() *batch {
+	const n = batchRows
+	return &batch{
+		ids: make([]string, 0, n), tags: make([]string, 0, n), sources: make([]string, 0, n),
+		languages: make([]string, 0, n), countries: make([]*string, 0, n),
+		authors: make([]string, 0, n), headlines: make([]string, 0, n), urls: make([]string, 0, n),
+		texts: make([]string, 0, n), textChars: make([]int32, 0, n), publishedNS: make([]int64, 0, n),
+		publishedDigits: make([]int16, 0, n), precisions: make([]string, 0, n),
+		observedNS: make([]*int64, 0, n), observedDigits: make([]*int16, 0, n),
+		statuses: make([]string, 0, n), marketOnly: make([]bool, 0, n),
+		foldText: make([]string, 0, n), foldAuthor: make([]string, 0, n), foldHeadline: make([]string, 0, n),
+		seen: make(map[string]struct{}, n),
+	}
+}
+
+// reset empties b for reuse, dropping its references to the signals.
+func (b *batch) reset() {
+	clear(b.countries)
+	clear(b.observedNS)
+	clear(b.observedDigits)
+	for _, s := range []*[]string{&b.ids, &b.tags, &b.sources, &b.languages, &b.authors, &b.headlines,
+		&b.urls, &b.texts, &b.precisions, &b.statuses, &b.foldText, &b.foldAuthor, &b.foldHeadline} {
+		clear(*s)
+		*s = (*s)[:0]
+	}
+	b.countries, b.observedNS, b.observedDigits = b.countries[:0], b.observedNS[:0], b.observedDigits[:0]
+	b.textChars, b.publishedNS, b.publishedDigits = b.textChars[:0], b.publishedNS[:0], b.publishedDigits[:0]
+	b.marketOnly = b.marketOnly[:0]
+	clear(b.seen)
+	b.bytes = 0
+}
+
+func (b *batch) len() int { return len(b.ids) }
+
+func (b *batch) add(s model.Signal) {
+	b.seen[s.ID] = struct{}{}
+	b.ids = append(b.ids, s.ID)
+	b.tags = append(b.tags, s.Tag)
+	b.sources = append(b.sources, s.Source)
+	b.languages = append(b.languages, s.Language)
+	var country *string
+	if s.Country != "" {
+		country = &s.Country
+	}
+	b.countries = append(b.countries, country)
+	b.authors = append(b.authors, s.AuthorName)
+	b.headlines = append(b.headlines, s.AuthorHeadline)
+	b.urls = append(b.urls, s.SourceURL)
+	b.texts = append(b.texts, s.Text)
+	b.textChars = append(b.textChars, int32(model.Chars(s.Text)))
+	b.publishedNS = append(b.publishedNS, s.PublishedAt.NS)
+	b.publishedDigits = append(b.publishedDigits, int16(s.PublishedAt.Digits))
+	b.precisions = append(b.precisions, s.PublishedAtPrecision)
+	var observedNS *int64
+	var observedDigits *int16
+	if s.ObservedAt != nil {
+		ns, d := s.ObservedAt.NS, int16(s.ObservedAt.Digits)
+		observedNS, observedDigits = &ns, &d
+	}
+	b.observedNS = append(b.observedNS, observedNS)
+	b.observedDigits = append(b.observedDigits, observedDigits)
+	b.statuses = append(b.statuses, s.Status)
+	b.marketOnly = append(b.marketOnly, s.MarketOnly)
+	ft, fa, fh := fold(s.Text), fold(s.AuthorName), fold(s.AuthorHeadline)
+	b.foldText = append(b.foldText, ft)
+	b.foldAuthor = append(b.foldAuthor, fa)
+	b.foldHeadline = append(b.foldHeadline, fh)
+	b.bytes += len(s.ID) + len(s.AuthorName) + len(s.AuthorHeadline) + len(s.SourceURL) +
+		len(s.Text) + len(ft) + len(fa) + len(fh) + 64
+}
+
+func (b *batch) args() []any {
+	return []any{b.ids, b.tags, b.sources, b.languages, b.countries, b.authors, b.headlines,
+		b.urls, b.texts, b.textChars, b.publishedNS, b.publishedDigits, b.precisions,
+		b.observedNS, b.observedDigits, b.statuses, b.marketOnly,
+		b.foldText, b.foldAuthor, b.foldHeadline}
+}
+
+// fold is model.Fold with a fast path for ASCII, where NFC changes nothing
+// and case folding only lowers A to Z.
+func fold(s string) string {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return model.Fold(s)
+		}
+		if 'A' <= c && c <= 'Z' {
+			upper = true
+		}
+	}
+	if !upper {
+		return s
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
+// BeginImport starts an import transaction on one connection of the pool.
+func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &importTx{db: db, tx: tx, cur: newBatch()}, nil
+}
+
+type importTx struct {
+	db  *DB
+	tx  pgx.Tx
+	cur *batch
+	// inflight receives the outcome of the batch being written, if any;
+	// sent is that batch, reused once written.
+	inflight chan error
+	sent     *batch
+	err      error // the first failure; the transaction is then unusable
+	puts     int
+	done     bool
+}
+
+var errDone = errors.New("import already committed or rolled back")
+
+// Put adds one signal to the current batch and sends the batch when it is
+// full. A failure of a batch written in the background is returned by the
+// next Put or by Commit.
+func (t *importTx) Put(ctx context.Context, s model.Signal) error {
+	if t.done {
+		return errDone
+	}
+	if t.err != nil {
+		return t.err
+	}
+	for _, f := range [...]struct{ name, v string }{
+		{"id", s.ID}, {"author_name", s.AuthorName}, {"author_headline", s.AuthorHeadline},
+		{"source_url", s.SourceURL}, {"text", s.Text},
+	} {
+		if strings.IndexByte(f.v, 0) >= 0 {
+			return fmt.Errorf("%s: must not contain the NUL character (U+0000), which PostgreSQL cannot store", f.name)
+		}
+	}
+	if _, dup := t.cur.seen[s.ID]; dup {
+		if err := t.send(ctx); err != nil {
+			return err
+		}
+	}
+	t.cur.add(s)
+	t.puts++
+	if t.cur.len() >= batchRows || t.cur.bytes >= batchBytes {
+		return t.send(ctx)
+	}
+	return nil
+}
+
+// send waits for the batch in flight, then starts writing the current one.
+func (t *importTx) send(ctx context.Context) error {
+	if err := t.wait(); err != nil {
+		return err
+	}
+	if t.cur.len() == 0 {
+		return nil
+	}
+	b := t.cur
+	if t.sent != nil {
+		t.sent.reset()
+		t.cur = t.sent
+	} else {
+		t.cur = newBatch()
+	}
+	t.sent = b
+	t.inflight = make(chan error, 1)
+	go func(done chan<- error) {
+		_, err := t.tx.Exec(ctx, upsertSQL, b.args()...)
+		done <- err
+	}(t.inflight)
+	return nil
+}
+
+// wait returns once no batch is in flight, with its failure if it failed.
+func (t *importTx) wait() error {
+	if t.inflight != nil {
+		err := <-t.inflight
+		t.inflight = nil
+		if err != nil && t.err == nil {
+			t.err = fmt.Errorf("import: %w", err)
+		}
+	}
+	return t.err
+}
+
+// analyzeAfter is the size of an import after which Commit refreshes the
+// planner's statistics at once instead of waiting for autovacuum.
+const analyzeAfter = 50_000
+
+// Commit writes what is left and makes every Put visible at once.
+func (t *importTx) Commit() error {
+	if t.done {
+		return errDone
+	}
+	ctx := context.Background()
+	err := t.send(ctx)
+	if err == nil {
+		err = t.wait()
+	}
+	t.done = true
+	if err != nil {
+		t.tx.Rollback(ctx)
+		return err
+	}
+	if err := t.tx.Commit(ctx); err != nil {
+		return err
+	}
+	if t.puts >= analyzeAfter {
+		// Best effort: the import is committed whatever happens here.
+		t.db.pool.Exec(ctx, `ANALYZE signals`)
+	}
+	return nil
+}
+
+// Rollback discards every Put; it is a no-op after Commit.
+func (t *importTx) Rollback() error {
+	if t.done {
+		return nil
+	}
+	t.done = true
+	t.wait()
+	err := t.tx.Rollback(context.Background())
+	if errors.Is(err, pgx.ErrTxClosed) {
+		return nil
+	}
+	return err
+}

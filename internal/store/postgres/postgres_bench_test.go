@@ -1,0 +1,192 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"signals/internal/demo"
+	"signals/internal/model"
+)
+
+// Benchmarks run against SIGNALS_TEST_POSTGRES, like the tests:
+//
+//	SIGNALS_TEST_POSTGRES=postgres://postgres@127.0.0.1:5432/test?sslmode=disable \
+//	  go test -run '^$' -bench . -benchtime 1x ./internal/store/postgres/   # import
+//	  go test -run '^$' -bench List ./internal/store/postgres/             # listings
+//
+// The listing table (listRows synthetic signals) lives in the database
+// benchDatabase, built on first use and reused while it holds the same rows.
+const (
+	benchDatabase = "signals_bench"
+	listRows      = 1_000_000
+	importRows    = 100_000
+	benchSeed     = 1
+)
+
+// BenchmarkImport imports importRows synthetic signals in one transaction
+// into an empty schema and reports signals per second. Generating them is
+// not timed.
+func BenchmarkImport(b *testing.B) {
+	serverURL(b)
+	signals := slices.Collect(demo.Synthetic(importRows, benchSeed))
+	ctx := context.Background()
+	var total time.Duration
+	for range b.N {
+		b.StopTimer()
+		conn := freshSchema(b)
+		db, err := Open(ctx, conn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		if err := importAll(ctx, db, slices.Values(signals)); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(start)
+		b.StopTimer()
+		db.Close()
+	}
+	b.ReportMetric(float64(importRows*b.N)/total.Seconds(), "signals/s")
+}
+
+func importAll(ctx context.Context, db *DB, signals func(func(model.Signal) bool)) error {
+	tx, err := db.BeginImport(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for s := range signals {
+		if err := tx.Put(ctx, s); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+var listTable struct {
+	once sync.Once
+	db   *DB
+	err  error
+}
+
+// benchDB opens benchDatabase, creating it when missing, and fills it with
+// listRows synthetic signals unless it already holds exactly those.
+func benchDB(b *testing.B) *DB {
+	base := serverURL(b)
+	listTable.once.Do(func() {
+		listTable.db, listTable.err = openListTable(b, base)
+	})
+	if listTable.err != nil {
+		b.Fatal(listTable.err)
+	}
+	return listTable.db
+}
+
+func openListTable(b *testing.B, base string) (*DB, error) {
+	ctx := context.Background()
+	u, err := url.Parse(base)
+	if err != nil || !strings.Contains(base, "://") {
+		return nil, errors.New("the listing benchmarks need SIGNALS_TEST_POSTGRES as a URL")
+	}
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	_, err = admin.Exec(ctx, `CREATE DATABASE `+benchDatabase+` TEMPLATE template0 ENCODING 'UTF8'`)
+	admin.Close(ctx)
+	if err != nil && !hasCode(err, "42P04") { // duplicate_database
+		return nil, err
+	}
+	u.Path = "/" + benchDatabase
+	db, err := Open(ctx, u.String())
+	if err != nil {
+		return nil, err
+	}
+	var last string
+	for s := range demo.Synthetic(listRows, benchSeed) {
+		last = s.ID
+	}
+	var n int
+	var found bool
+	if err := db.pool.QueryRow(ctx, `SELECT count(*), coalesce(bool_or(id = $1), false) FROM signals`, last).Scan(&n, &found); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if n == listRows && found {
+		b.Logf("reusing %d signals in database %s", n, benchDatabase)
+		return db, nil
+	}
+	b.Logf("building %d signals in database %s…", listRows, benchDatabase)
+	start := time.Now()
+	if _, err := db.pool.Exec(ctx, `TRUNCATE signals`); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := importAll(ctx, db, demo.Synthetic(listRows, benchSeed)); err != nil {
+		db.Close()
+		return nil, err
+	}
+	// The import analyzed the table; vacuum too, as autovacuum would soon.
+	if _, err := db.pool.Exec(ctx, `VACUUM ANALYZE signals`); err != nil {
+		db.Close()
+		return nil, err
+	}
+	d := time.Since(start)
+	b.Logf("built %d signals in %s (%.0f signals/s, generation included)", listRows, d.Round(time.Millisecond), listRows/d.Seconds())
+	return db, nil
+}
+
+// BenchmarkList lists one page over listRows signals and reports the median
+// and 95th percentile latency of a call.
+func BenchmarkList(b *testing.B) {
+	db := benchDB(b)
+	page := func(page int, f model.Filter, q string) model.ListQuery {
+		return model.ListQuery{Filter: f, Q: q, QFold: model.Fold(q), Page: page, PageSize: 20}
+	}
+	cases := []struct {
+		name string
+		q    model.ListQuery
+	}{
+		{"all", page(1, model.Filter{}, "")},
+		{"tags=funding", page(1, model.Filter{Tags: []string{"funding"}}, "")},
+		{"tags=funding,job", page(1, model.Filter{Tags: []string{"funding", "job"}}, "")},
+		{"tags=funding&country=canada", page(1, model.Filter{Tags: []string{"funding"}, Countries: []string{"canada"}}, "")},
+		{"language=fr&sources=tech_forum", page(1, model.Filter{Languages: []string{"fr"}, Sources: []string{"tech_forum"}}, "")},
+		{"country=kenya", page(1, model.Filter{Countries: []string{"kenya"}}, "")},
+		{"tags=funding&page=50", page(50, model.Filter{Tags: []string{"funding"}}, "")},
+		{"tags=funding&page=1000", page(1000, model.Filter{Tags: []string{"funding"}}, "")},
+		{"observed_after=recent", page(1, model.Filter{ObservedAfter: &model.Time{NS: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).UnixNano()}}, "")},
+		{"q=robot", page(1, model.Filter{}, "robot")},
+		{"tags=funding&q=series", page(1, model.Filter{Tags: []string{"funding"}}, "series")},
+		{"q=no-match", page(1, model.Filter{}, "zzqx no such text")},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			if _, _, err := db.ListSignals(ctx, c.q); err != nil {
+				b.Fatal(err)
+			}
+			times := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				start := time.Now()
+				if _, _, err := db.ListSignals(ctx, c.q); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			slices.Sort(times)
+			ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+			b.ReportMetric(ms(times[len(times)/2]), "median-ms")
+			b.ReportMetric(ms(times[len(times)*95/100]), "p95-ms")
+		})
+	}
+}

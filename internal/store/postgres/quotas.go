@@ -1,0 +1,65 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// takeRequestSQL decides and counts one request in a single statement, so
+// that processes sharing the database are exact together: the upsert locks
+// the account's usage row, rolls its windows forward to the current ones
+// ($2 minute, $3 day, Unix seconds), counts the request if the day ($4) and
+// minute ($5) limits allow it, and returns the counters with the decision.
+// A refused request changes no counter. A window never moves backwards, so a
+// replica whose clock lags a little counts into the newer window rather than
+// resetting it.
+const takeRequestSQL = `
+INSERT INTO usage AS u (account_id, minute_start, minute_used, day_start, day_used,
+	search_day_start, searches_used, last_denied)
+VALUES ($1, $2::bigint, CASE WHEN $4::bigint > 0 AND $5::bigint > 0 THEN 1 ELSE 0 END,
+	$3::bigint, CASE WHEN $4 > 0 AND $5 > 0 THEN 1 ELSE 0 END, $3, 0,
+	CASE WHEN $4 <= 0 THEN 'day' WHEN $5 <= 0 THEN 'minute' ELSE '' END)
+ON CONFLICT (account_id) DO UPDATE SET
+	(minute_start, minute_used, day_start, day_used, search_day_start, searches_used, last_denied) =
+	(SELECT greatest(u.minute_start, $2), m + ok, greatest(u.day_start, $3), d + ok,
+		greatest(u.search_day_start, $3), s,
+		CASE WHEN d >= $4 THEN 'day' WHEN m >= $5 THEN 'minute' ELSE '' END
+	 FROM (SELECT m, d, s, CASE WHEN d < $4 AND m < $5 THEN 1 ELSE 0 END AS ok
+		FROM (SELECT
+			CASE WHEN u.minute_start >= $2 THEN u.minute_used ELSE 0 END AS m,
+			CASE WHEN u.day_start >= $3 THEN u.day_used ELSE 0 END AS d,
+			CASE WHEN u.search_day_start >= $3 THEN u.searches_used ELSE 0 END AS s
+		) AS current) AS decided)
+RETURNING minute_used, day_used, searches_used, last_denied`
+
+// TakeRequest counts one request if the account is under both limits.
+func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
+	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
+	err := db.pool.QueryRow(ctx, takeRequestSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
+		l.DailyRequests, l.MinuteRequests).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
+	if hasCode(err, codeForeignKeyViolation) {
+		return model.Usage{}, store.ErrNotFound
+	}
+	return u, err
+}
+
+// Usage reports the account's usage without counting.
+func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error) {
+	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
+	err := db.pool.QueryRow(ctx, `SELECT
+		CASE WHEN minute_start >= $2 THEN minute_used ELSE 0 END,
+		CASE WHEN day_start >= $3 THEN day_used ELSE 0 END,
+		CASE WHEN search_day_start >= $3 THEN searches_used ELSE 0 END
+		FROM usage WHERE account_id = $1`, accountID, u.MinuteStart.Unix(), u.DayStart.Unix()).
+		Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, nil
+	}
+	return u, err
+}
