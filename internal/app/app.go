@@ -19,6 +19,7 @@ import (
 	"signals/internal/mcp"
 	"signals/internal/problem"
 	"signals/internal/quota"
+	"signals/internal/search"
 	"signals/internal/store"
 	"signals/internal/store/postgres"
 	"signals/internal/store/sqlite"
@@ -29,6 +30,20 @@ type Config struct {
 	Addr     string
 	BaseURL  string
 	Database string
+	Search   SearchConfig
+}
+
+// SearchConfig chooses and tunes the semantic search scorer.
+type SearchConfig struct {
+	// Provider is "builtin" (default) or "openai".
+	Provider string
+	// URL, Model and APIKey address an OpenAI-compatible embeddings server.
+	URL, Model, APIKey string
+	// Timeout bounds one fresh search (default 10s).
+	Timeout time.Duration
+	// Capacity is how many fresh searches one process scores at once
+	// (default 4).
+	Capacity int
 }
 
 // App is one running service.
@@ -41,6 +56,7 @@ type App struct {
 	auth     *auth.Authenticator
 	limiter  *quota.Limiter
 	api      *api.API
+	search   *search.Service
 	handler  http.Handler
 
 	discovery *discovery.Handler
@@ -68,13 +84,50 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.problems = problem.Renderer{BaseURL: cfg.BaseURL, Log: log}
 	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
 	a.limiter = &quota.Limiter{Store: st, Now: a.now, Problems: a.problems}
-	a.api = &api.API{Store: st, Problems: a.problems, BaseURL: cfg.BaseURL}
+	scorer, err := NewScorer(cfg.Search)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	a.search = &search.Service{Store: st, Scorer: scorer, Now: a.now, Log: log,
+		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity}
+	if a.search.Timeout <= 0 {
+		a.search.Timeout = 10 * time.Second
+	}
+	if a.search.Capacity <= 0 {
+		a.search.Capacity = 4
+	}
+	a.api = &api.API{Store: st, Searcher: a.search, Problems: a.problems, BaseURL: cfg.BaseURL}
 	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.auth.Authenticate, Limiter: a.limiter,
 		API: a.api, Problems: a.problems, Log: log})
 	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log})
 	a.handler = a.routes()
 	return a, nil
 }
+
+// indexEvery is how often the server embeds signals that became public
+// since (imported by another process, or published by an editor).
+const indexEvery = 15 * time.Second
+
+// searchCacheTTL is how long a search result serves identical searches.
+const searchCacheTTL = 15 * time.Minute
+
+// NewScorer builds the configured semantic search scorer.
+func NewScorer(c SearchConfig) (search.Scorer, error) {
+	switch c.Provider {
+	case "", "builtin":
+		return search.NewBuiltin()
+	case "openai":
+		if c.URL == "" || c.Model == "" {
+			return nil, errors.New("the openai search provider needs SIGNALS_SEARCH_URL and SIGNALS_SEARCH_MODEL")
+		}
+		return search.NewOpenAI(c.URL, c.Model, c.APIKey, 30*time.Second, search.DefaultOpenAICalibration)
+	}
+	return nil, fmt.Errorf("unknown search provider %q: use builtin or openai", c.Provider)
+}
+
+// Search returns the app's search service.
+func (a *App) Search() *search.Service { return a.search }
 
 // OpenStore opens the store a database setting names: a postgres:// URL or
 // a SQLite file path.
@@ -104,6 +157,10 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	indexCtx, stopIndex := context.WithCancel(ctx)
+	indexed := make(chan struct{})
+	go func() { defer close(indexed); a.search.Index(indexCtx, indexEvery) }()
+	defer func() { stopIndex(); <-indexed }()
 	a.log.Info("serving", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL)
 	select {
 	case err := <-errc:
