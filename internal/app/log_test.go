@@ -1,0 +1,77 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"signals/internal/auth"
+)
+
+// syncBuffer is a log sink safe for concurrent handlers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestKeysNeverReachTheLog(t *testing.T) {
+	var logs syncBuffer
+	ctx := context.Background()
+	a, err := New(ctx, Config{BaseURL: "https://signals.example", Database: filepath.Join(t.TempDir(), "s.db")},
+		slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	acct, _ := a.Store().CreateAccount(ctx, "log@example.com", time.Now())
+	key, _, _ := auth.Issue(ctx, a.Store(), acct.ID, "k", time.Now())
+	srv := httptest.NewServer(a.Handler())
+	defer srv.Close()
+	for _, target := range []string{
+		"/api/v1/signals",
+		"/api/v1/signals?api_key=" + url.QueryEscape(key),
+		"/api/v1/signals/" + key,
+		"/api/v1/" + key,
+		"/mcp?key=" + key,
+	} {
+		for _, header := range []string{"Bearer " + key, "Bearer " + key + "x", ""} {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+target, nil)
+			if header != "" {
+				req.Header.Set("Authorization", header)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+	}
+	out := logs.String()
+	if !strings.Contains(out, `"msg":"request"`) {
+		t.Fatalf("no request was logged:\n%s", out)
+	}
+	secret := key[len(auth.KeyPrefix):]
+	if strings.Contains(out, secret[:12]) {
+		t.Errorf("the log holds the key:\n%s", out)
+	}
+}
