@@ -18,8 +18,13 @@ import (
 	"signals/internal/store"
 )
 
-// writerCacheSize is SQLite's page cache per connection: 32 MB.
-const writerCacheSize = "-32000"
+// SQLite's page cache is per connection: 32 MB for the one writer, 8 MB for
+// each of the readers (the operating system caches the file for all).
+const (
+	writerCacheSize = "-32000"
+	readerCacheSize = "-8000"
+	readers         = 8
+)
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -41,12 +46,14 @@ var _ store.Store = (*DB)(nil)
 // Open opens (creating if needed) the database file at path and applies
 // pending migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
-	pragmas := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(" + writerCacheSize + ")"} {
-		pragmas.Add("_pragma", p)
+	dsn := func(cacheSize string) string {
+		pragmas := url.Values{}
+		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(" + cacheSize + ")"} {
+			pragmas.Add("_pragma", p)
+		}
+		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas.Encode()
 	}
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas.Encode()
-	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	write, err := sql.Open("sqlite", dsn(writerCacheSize)+"&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
@@ -57,13 +64,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		write.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}
-	read, err := sql.Open("sqlite", dsn+"&mode=ro")
+	read, err := sql.Open("sqlite", dsn(readerCacheSize)+"&mode=ro")
 	if err != nil {
 		write.Close()
 		return nil, err
 	}
-	read.SetMaxOpenConns(8)
-	read.SetMaxIdleConns(8)
+	read.SetMaxOpenConns(readers)
+	read.SetMaxIdleConns(readers)
 	db.read = read
 	db.startCounters()
 	return db, nil
