@@ -3,9 +3,11 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"signals/internal/mcp"
@@ -160,6 +162,57 @@ func TestSchemasAcceptValidArguments(t *testing.T) {
 		res := e.call(cs, tc.tool, tc.args)
 		if res.IsError && !strings.Contains(string(structured(t, res)), `"status":404`) {
 			t.Errorf("%s(%v) failed: %s %v", tc.tool, tc.args, structured(t, res), res.Content)
+		}
+	}
+}
+
+// TestStructuredContentMatchesOutputSchema validates successes and failures
+// of every tool against the outputSchema that tools/list advertises, as
+// clients do (the server does not re-validate its fixed body types).
+func TestStructuredContentMatchesOutputSchema(t *testing.T) {
+	e := newEnv(t)
+	cs := e.connect()
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]*jsonschema.Resolved{}
+	for _, tool := range list.Tools {
+		b, _ := json.Marshal(tool.OutputSchema)
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if schemas[tool.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+	}
+	for _, tc := range []struct {
+		tool    string
+		args    any
+		isError bool
+	}{
+		{mcp.ListTool, map[string]any{"page_size": 2}, false},
+		{mcp.ListTool, map[string]any{"page_size": 99}, true},
+		{mcp.GetTool, map[string]any{"id": "mb-1"}, false},
+		{mcp.GetTool, map[string]any{"id": "nope"}, true},
+		{mcp.SearchTool, map[string]any{"query": "AI funding"}, false},
+		{mcp.SearchTool, map[string]any{"query": "AI funding", "limit": 0}, true},
+	} {
+		res := e.call(cs, tc.tool, tc.args)
+		if res.IsError != tc.isError {
+			t.Errorf("%s(%v): isError %v: %s", tc.tool, tc.args, res.IsError, structured(t, res))
+		}
+		var v any
+		if err := json.Unmarshal(structured(t, res), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := schemas[tc.tool].Validate(v); err != nil {
+			t.Errorf("%s(%v): structured content does not match the outputSchema: %v\n%s", tc.tool, tc.args, err, structured(t, res))
+		}
+		var fromText any
+		if err := json.Unmarshal([]byte(res.Content[0].(*sdk.TextContent).Text), &fromText); err != nil || !reflect.DeepEqual(fromText, v) {
+			t.Errorf("%s(%v): text content is not the structured content (%v)", tc.tool, tc.args, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -182,7 +183,7 @@ func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, args ListArgs
 	if err != nil {
 		return s.fail(ctx, err)
 	}
-	return nil, resp, nil
+	return s.result(ctx, resp)
 }
 
 func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, args GetArgs) (*mcp.CallToolResult, any, error) {
@@ -197,7 +198,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, args GetArgs) 
 	if err != nil {
 		return s.fail(ctx, err)
 	}
-	return nil, resp, nil
+	return s.result(ctx, resp)
 }
 
 func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, args SearchArgs) (*mcp.CallToolResult, any, error) {
@@ -213,11 +214,25 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, args Search
 	if err != nil {
 		return s.fail(ctx, err)
 	}
-	return nil, resp, nil
+	return s.result(ctx, resp)
 }
 
-// fail answers a tool call with its problem: isError true, the problem as
-// structured content and, as the SDK adds it, as JSON text.
+// result answers a tool call with the HTTP response body as structured
+// content and, for clients that read only text, as JSON text. The handler
+// returns no typed output, so the SDK neither re-encodes the body nor
+// validates it again: the bodies are fixed types whose conformance to the
+// output schemas the tests check.
+func (s *Server) result(ctx context.Context, body any) (*mcp.CallToolResult, any, error) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return s.fail(ctx, err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b)}, nil, nil
+}
+
+// fail answers a tool call with the problem of err: isError true, the
+// problem as structured content and as JSON text.
 func (s *Server) fail(ctx context.Context, err error) (*mcp.CallToolResult, any, error) {
-	return &mcp.CallToolResult{IsError: true}, s.cfg.Problems.Resolve(exchangeFrom(ctx).request(), err), nil
+	return s.problemResult(ctx, err), nil, nil
 }
