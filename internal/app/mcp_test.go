@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"signals/internal/discovery"
 	"signals/internal/model"
 )
 
@@ -382,5 +383,26 @@ func TestMCPMethods(t *testing.T) {
 		if method != http.MethodHead && !regexp.MustCompile(`"code":"method_not_allowed"`).Match(body) {
 			t.Errorf("%s /mcp: %s", method, body)
 		}
+	}
+}
+
+// TestMCPToolsMatchDiscovery keeps /.well-known/mcp.json true: the same
+// tools, with the same titles, as tools/list.
+func TestMCPToolsMatchDiscovery(t *testing.T) {
+	ta := newTestApp(t)
+	res, err := ta.mcpSession("2025-11-25").ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tool := range res.Tools {
+		got[tool.Name] = tool.Title
+	}
+	want := map[string]string{}
+	for _, tool := range discovery.Tools {
+		want[tool.Name] = tool.Title
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tools/list %v, /.well-known/mcp.json %v", got, want)
 	}
 }
