@@ -13,18 +13,25 @@ var concepts = []string{
 	// funding
 	`funding funded fund funds fundraise fundraising raise raises raised raising round rounds
 	 investment investments invest invests invested investor investors capital financing
-	 financed valuation backing backed series seed`,
+	 financed valuation backing backed backer backers series seed`,
 	// jobs
 	`hiring hire hires hired recruiting recruit recruits recruitment recruiter job jobs vacancy
 	 vacancies openings positions careers employment intern interns internship internships`,
 	// launches
 	`launch launches launched launching release releases released releasing unveil unveils
-	 unveiled introducing ships shipped available`,
+	 unveiled unveiling introducing introduces introduced debut debuts debuted ships shipped
+	 available`,
 	// feedback
-	`feedback review reviews complaints complaint impressions lessons opinion`,
+	`feedback review reviews complaints complaint impressions lessons opinion opinions`,
 	// events
 	`conference conferences meeting meetings summit forum seminar seminars expo workshop
 	 workshops symposium event events`,
+	// competitions
+	`competition competitions contest contests`,
+	// people who write software
+	`programmer programmers developer developers coder coders`,
+	// trucks
+	`truck trucks lorry lorries`,
 	// robots
 	`robot robots robotic robotics`,
 	// drones
@@ -32,12 +39,12 @@ var concepts = []string{
 	// vehicles that drive themselves
 	`driverless self-driving robotaxi robotaxis`,
 	// speech
-	`speech voice voices transcription`,
+	`speech voice voices transcription transcribe transcribes transcribing transcribed dictation`,
 	// chips
 	`chip chips semiconductor semiconductors accelerator accelerators processor processors`,
 	// health care
 	`health healthcare medical clinical hospital hospitals clinic clinics medicine doctors
-	 physicians clinicians`,
+	 physicians clinicians patient patients diagnosis diagnostic diagnostics radiology nurses`,
 	// regulation
 	`regulation regulations regulatory legislation law laws compliance rules`,
 	// education
@@ -57,4 +64,56 @@ func conceptGroups(v *wordVectors) []uint8 {
 		}
 	}
 	return g
+}
+
+// root strips common English inflections from a folded word after its plural
+// stem, so that "launches", "launched" and "launching" share a root. Short
+// words are left alone.
+func root(w []byte) []byte {
+	w = stem(w)
+	n := len(w)
+	switch {
+	case n >= 6 && string(w[n-3:]) == "ing":
+		w = w[:n-3]
+	case n >= 5 && string(w[n-2:]) == "ed" && w[n-3] != 'e':
+		w = w[:n-2]
+	default:
+		if n >= 4 && w[n-1] == 'e' && w[n-2] != 'e' {
+			w = w[:n-1]
+		}
+		return w
+	}
+	n = len(w)
+	if n >= 4 && w[n-1] == w[n-2] && !isVowel(w[n-1]) && w[n-1] != 'l' && w[n-1] != 's' && w[n-1] != 'z' {
+		w = w[:n-1] // running -> run
+	} else if n >= 4 && w[n-1] == 'e' {
+		w = w[:n-1]
+	}
+	return w
+}
+
+func isVowel(c byte) bool {
+	return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y'
+}
+
+// wordRoots maps each vocabulary index to the index of the first word with
+// the same root (see root), so that inflections of one word match fully.
+func wordRoots(v *wordVectors) []int32 {
+	r := make([]int32, len(v.weight))
+	for i := range r {
+		r[i] = int32(i)
+	}
+	first := make(map[string]int32, len(v.index))
+	var buf []byte
+	for w, i := range v.index {
+		buf = root(append(buf[:0], w...))
+		if j, ok := first[string(buf)]; !ok || i < j {
+			first[string(buf)] = i
+		}
+	}
+	for w, i := range v.index {
+		buf = root(append(buf[:0], w...))
+		r[i] = first[string(buf)]
+	}
+	return r
 }

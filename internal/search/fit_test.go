@@ -8,17 +8,22 @@ import (
 	"testing"
 )
 
-// TestFitBuiltinCalibration fits DefaultBuiltinCalibration on the evaluation
-// set and prints it. It runs only with SIGNALS_FIT_CALIBRATION=1.
+// TestFitBuiltinCalibration fits DefaultBuiltinCalibration on the queries of
+// the fit half of testdata/eval.json (see evalHalf) and prints it with its
+// figures on both halves. It runs only with SIGNALS_FIT_CALIBRATION=1.
 //
-// Method: every (query, signal) pair of testdata/eval.json over the demo data
-// set is a sample, labelled 1 if the signal is relevant to the query, 0 if it
-// is neither relevant nor acceptable (acceptable pairs are left out). For each
+// Method: every (query, signal) pair of the fit half over the demo data set
+// is a sample, labelled 1 if the signal is relevant to the query, 0 if it is
+// neither relevant nor acceptable (acceptable pairs are left out). For each
 // (SoftFloor, SoftFull) on a grid, a logistic regression of the label on
-// (cos, lex, soft) is fitted by Newton's method with positives weighted up to
-// balance the classes and a small L2 penalty; the bias is then shifted so that
-// the fused score with the best F1 maps to exactly Cutoff. The grid point with
-// the best F1 wins.
+// (cos, lex, soft, facet) is fitted by Newton's method with positives
+// weighted up to balance the classes and a small L2 penalty; its linear part
+// is the score s. A second regression of the label on (s, (s−mean)/sd,
+// s−top), with the window statistics of s for the query, gives the scale of
+// s, Spread and Rank; the priors are the mean window statistics. The bias is
+// then shifted so that the lowest fused score at which the fit samples keep a
+// precision of at least fitPrecision maps to exactly Cutoff. The grid point
+// with the best recall there wins; the held-out half only measures it.
 func TestFitBuiltinCalibration(t *testing.T) {
 	if os.Getenv("SIGNALS_FIT_CALIBRATION") != "1" {
 		t.Skip("set SIGNALS_FIT_CALIBRATION=1 to fit the builtin calibration")
@@ -38,89 +43,109 @@ func TestFitBuiltinCalibration(t *testing.T) {
 	for i, d := range docs {
 		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i]}
 	}
+	fitSet, heldOut := splitEvalSet(set, 0), splitEvalSet(set, 1)
 	best := struct {
-		cal BuiltinCalibration
-		f1  float64
+		cal    BuiltinCalibration
+		recall float64
 	}{}
 	for _, floor := range []float64{0.2, 0.25, 0.3, 0.35, 0.4} {
 		for _, full := range []float64{0.6, 0.7, 0.8, 0.9, 1.0} {
+			type query struct {
+				fs []features
+				ys []float64 // 1, 0, or -1 for acceptable
+			}
+			var qs []query
 			var xs [][]float64
 			var ys []float64
-			var fold []int
-			for qi, q := range set.Queries {
+			for _, q := range fitSet.Queries {
 				fs, err := b.features(context.Background(), q.Query, cands, floor, full)
 				if err != nil {
 					t.Fatal(err)
 				}
+				qq := query{fs: fs, ys: make([]float64, len(cands))}
 				for i, c := range cands {
-					y := 0.0
-					if slices.Contains(q.Relevant, c.ID) {
-						y = 1
-					} else if slices.Contains(q.Acceptable, c.ID) {
+					switch {
+					case slices.Contains(q.Relevant, c.ID):
+						qq.ys[i] = 1
+					case slices.Contains(q.Acceptable, c.ID):
+						qq.ys[i] = -1
 						continue
 					}
 					xs = append(xs, []float64{1, fs[i].Cos, fs[i].Lex, fs[i].Soft, fs[i].Facet})
-					ys = append(ys, y)
-					fold = append(fold, qi%2)
+					ys = append(ys, qq.ys[i])
+				}
+				qs = append(qs, qq)
+			}
+			w1 := fitLogistic(xs, ys)
+			cal := BuiltinCalibration{Cos: w1[1], Lex: w1[2], Soft: w1[3], Facet: w1[4], SoftFloor: floor, SoftFull: full}
+			// Window statistics of s, without priors (full windows).
+			var xs2 [][]float64
+			var pm, psd, ptop float64
+			for _, q := range qs {
+				s := make([]float64, len(q.fs))
+				for i, f := range q.fs {
+					s[i] = cal.linear(f)
+				}
+				mean, sd, top := windowStatsRaw(s)
+				pm, psd, ptop = pm+mean, psd+sd, ptop+top
+				for i := range s {
+					if q.ys[i] >= 0 {
+						xs2 = append(xs2, []float64{1, s[i], (s[i] - mean) / sd, s[i] - top})
+					}
 				}
 			}
-			w := fitLogistic(xs, ys)
-			z := make([]float64, len(xs))
-			for i, x := range xs {
+			nq := float64(len(qs))
+			w2 := fitLogistic(xs2, ys)
+			z := make([]float64, len(xs2))
+			for i, x := range xs2 {
 				for k := range x {
-					z[i] += w[k] * x[k]
+					z[i] += w2[k] * x[k]
 				}
 			}
-			thr, f1, p, r := bestThreshold(z, ys)
-			cal := BuiltinCalibration{Bias: w[0] - thr + math.Log(Cutoff/(1-Cutoff)), Cos: w[1], Lex: w[2], Soft: w[3], Facet: w[4], SoftFloor: floor, SoftFull: full}
-			cvP, cvR := crossValidate(xs, ys, fold)
-			t.Logf("floor %.2f full %.2f: F1 %.3f precision %.3f recall %.3f (2-fold by query: precision %.3f recall %.3f)  %+v", floor, full, f1, p, r, cvP, cvR, cal)
-			if f1 > best.f1 {
-				best.cal, best.f1 = cal, f1
+			thr, p, r := recallThreshold(z, ys, fitPrecision)
+			a := w2[1]
+			cal = BuiltinCalibration{
+				Bias: w2[0] - thr + math.Log(Cutoff/(1-Cutoff)),
+				Cos:  a * w1[1], Lex: a * w1[2], Soft: a * w1[3], Facet: a * w1[4],
+				Spread: w2[2], Rank: w2[3] / a,
+				PriorMean: a * pm / nq, PriorSD: a * psd / nq, PriorTop: a * ptop / nq,
+				SoftFloor: floor, SoftFull: full,
+			}
+			fit, err := EvaluateSet(context.Background(), b.WithCalibration(cal), docs, fitSet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held, err := EvaluateSet(context.Background(), b.WithCalibration(cal), docs, heldOut)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("floor %.2f full %.2f: samples precision %.3f recall %.3f; fit half recall %.3f precision %.3f nDCG@10 %.3f off-topic %d; held-out recall %.3f precision %.3f nDCG@10 %.3f off-topic %d",
+				floor, full, p, r, fit.Recall, fit.Precision, fit.NDCG10, fit.OffTopicMatches, held.Recall, held.Precision, held.NDCG10, held.OffTopicMatches)
+			if r > best.recall {
+				best.cal, best.recall = cal, r
 			}
 		}
 	}
-	t.Logf("best: F1 %.3f\nBuiltinCalibration{Bias: %.3f, Cos: %.3f, Lex: %.3f, Soft: %.3f, Facet: %.3f, SoftFloor: %.2f, SoftFull: %.2f}",
-		best.f1, best.cal.Bias, best.cal.Cos, best.cal.Lex, best.cal.Soft, best.cal.Facet, best.cal.SoftFloor, best.cal.SoftFull)
+	c := best.cal
+	t.Logf("best: recall %.3f\nBuiltinCalibration{Bias: %.3f, Cos: %.3f, Lex: %.3f, Soft: %.3f, Facet: %.3f, Spread: %.3f, Rank: %.3f, PriorMean: %.3f, PriorSD: %.3f, PriorTop: %.3f, SoftFloor: %.2f, SoftFull: %.2f}",
+		best.recall, c.Bias, c.Cos, c.Lex, c.Soft, c.Facet, c.Spread, c.Rank, c.PriorMean, c.PriorSD, c.PriorTop, c.SoftFloor, c.SoftFull)
 }
 
-// crossValidate fits on the samples of one fold of queries and counts
-// matches on the other, both ways, and returns the pooled precision and
-// recall: an estimate of the figures on queries the calibration has not seen.
-func crossValidate(xs [][]float64, ys []float64, fold []int) (precision, recall float64) {
-	var tp, matches, pos float64
-	for f := range 2 {
-		var trX [][]float64
-		var trY []float64
-		for i := range xs {
-			if fold[i] != f {
-				trX, trY = append(trX, xs[i]), append(trY, ys[i])
-			}
-		}
-		w := fitLogistic(trX, trY)
-		z := make([]float64, len(trX))
-		for i, x := range trX {
-			for k := range x {
-				z[i] += w[k] * x[k]
-			}
-		}
-		thr, _, _, _ := bestThreshold(z, trY)
-		for i, x := range xs {
-			if fold[i] != f {
-				continue
-			}
-			var zi float64
-			for k := range x {
-				zi += w[k] * x[k]
-			}
-			pos += ys[i]
-			if zi >= thr {
-				matches++
-				tp += ys[i]
-			}
-		}
+// windowStatsRaw returns the mean, standard deviation and windowTopRank-th
+// highest value of s, without priors.
+func windowStatsRaw(s []float64) (mean, sd, top float64) {
+	n := float64(len(s))
+	for _, x := range s {
+		mean += x
 	}
-	return tp / math.Max(matches, 1), tp / math.Max(pos, 1)
+	mean /= n
+	for _, x := range s {
+		sd += (x - mean) * (x - mean)
+	}
+	sd = math.Sqrt(sd / n)
+	sorted := slices.Clone(s)
+	slices.Sort(sorted)
+	return mean, math.Max(sd, 1e-9), sorted[len(s)-min(len(s), windowTopRank)]
 }
 
 // fitLogistic fits weights w of P(y=1|x) = logistic(w·x) by Newton's method,
@@ -198,9 +223,13 @@ func solve(a, b []float64, n int) []float64 {
 	return x
 }
 
-// bestThreshold returns the score threshold (inclusive) with the best F1, and
-// that F1 with its precision and recall.
-func bestThreshold(z, ys []float64) (thr, f1, precision, recall float64) {
+// fitPrecision is the precision the calibration aims for at Cutoff.
+const fitPrecision = 0.6
+
+// recallThreshold returns the lowest score threshold (inclusive) at which the
+// samples scoring at or above it have a precision of at least target, with
+// that precision and the recall.
+func recallThreshold(z, ys []float64, target float64) (thr, precision, recall float64) {
 	idx := make([]int, len(z))
 	for i := range idx {
 		idx[i] = i
@@ -211,22 +240,22 @@ func bestThreshold(z, ys []float64) (thr, f1, precision, recall float64) {
 		pos += y
 	}
 	var tp, n float64
+	thr = math.Inf(1)
 	for k, i := range idx {
 		n++
 		tp += ys[i]
 		if k+1 < len(idx) && z[idx[k+1]] == z[i] {
 			continue
 		}
-		p, r := tp/n, tp/pos
-		if p+r > 0 && 2*p*r/(p+r) > f1 {
-			f1, precision, recall = 2*p*r/(p+r), p, r
+		if tp/n >= target && n >= 10 {
+			precision, recall = tp/n, tp/pos
 			thr = z[i]
 			if k+1 < len(idx) {
 				thr = (z[i] + z[idx[k+1]]) / 2
 			}
 		}
 	}
-	return thr, f1, precision, recall
+	return thr, precision, recall
 }
 
 func cmpFloat(a, b float64) int {
