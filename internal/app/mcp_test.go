@@ -375,6 +375,10 @@ func TestMCPOriginAndHost(t *testing.T) {
 
 func TestMCPMethods(t *testing.T) {
 	ta := newTestApp(t)
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_signals","arguments":{"q":"` + strings.Repeat("x", 33<<10) + `"}}}`
+	if resp, body := ta.mcpPost(big); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 33 KiB body: %d %s", resp.StatusCode, body)
+	}
 	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodHead} {
 		resp, body := ta.do(method, "/mcp", nil, "Accept", "text/event-stream")
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {

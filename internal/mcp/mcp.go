@@ -90,7 +90,9 @@ func New(cfg Config) *Server {
 		// address, which is what a reverse proxy on the same machine sends.
 		// ServeHTTP checks Origin against the service's own instead.
 		DisableLocalhostProtection: true,
-		Logger:                     cfg.Log,
+		// The same cap as HTTP bodies; a tool call needs far less.
+		MaxRequestBodyBytes: api.MaxBodyBytes,
+		Logger:              cfg.Log,
 	})
 	return s
 }
