@@ -29,6 +29,8 @@ func serve(ctx context.Context, args []string, env Env) error {
 		"semantic search scorer: builtin, or openai for any OpenAI-compatible embeddings server")
 	c.stringVar(&c.cfg.Search.URL, "search-url", "SIGNALS_SEARCH_URL", "", "base URL of the embeddings server (openai provider)")
 	c.stringVar(&c.cfg.Search.Model, "search-model", "SIGNALS_SEARCH_MODEL", "", "embedding model name (openai provider)")
+	timeout := c.fs.Duration("search-timeout", envDuration(env, "SIGNALS_SEARCH_TIMEOUT", 10*time.Second),
+		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s ($SIGNALS_SEARCH_TIMEOUT)")
 	// A secret: read from the environment only, so it never shows in a
 	// process list or in -h output.
 	c.cfg.Search.APIKey = env.Getenv("SIGNALS_SEARCH_API_KEY")
@@ -36,6 +38,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
+	c.cfg.Search.Timeout = *timeout
 	log := c.logger()
 	a, err := app.New(ctx, c.cfg, log)
 	if err != nil {
@@ -311,4 +314,12 @@ func keysRevoke(ctx context.Context, args []string, env Env) error {
 	}
 	fmt.Fprintf(env.Stderr, "revoked %s\n", pos[0])
 	return nil
+}
+
+// envDuration reads a duration such as "10s" from the environment.
+func envDuration(env Env, name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(env.Getenv(name)); err == nil && d > 0 {
+		return d
+	}
+	return def
 }

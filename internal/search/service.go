@@ -148,7 +148,7 @@ func (s *Service) Search(ctx context.Context, acct model.Account, r Request) (Re
 		s.flights[key] = f
 		s.mu.Unlock()
 
-		result, usage, err := s.lead(ctx, acct, r, key, f)
+		result, usage, err := s.claim(ctx, acct, r, key, f)
 		s.mu.Lock()
 		delete(s.flights, key)
 		s.mu.Unlock()
@@ -157,7 +157,47 @@ func (s *Service) Search(ctx context.Context, acct model.Account, r Request) (Re
 		if err != nil {
 			return Result{}, err
 		}
-		return s.answer(ctx, acct, r, result, false, &usage)
+		return s.answer(ctx, acct, r, result, false, usage)
+	}
+}
+
+// pollEvery is how often a search waiting on another process's identical
+// search looks for its result.
+const pollEvery = 50 * time.Millisecond
+
+// lease bounds how long a claim or a concurrency slot outlives a process
+// that died while holding it: a search never runs longer than Timeout.
+func (s *Service) lease() time.Duration { return s.Timeout + 5*time.Second }
+
+// claim makes this process the one running key, or waits for the process
+// that is: its result in the cache answers this search as a join (usage is
+// nil then: nothing was reserved). If that process stops without a result,
+// this one claims the search itself.
+func (s *Service) claim(ctx context.Context, acct model.Account, r Request, key string, f *flight) (store.CachedSearch, *model.Usage, error) {
+	for {
+		release, ok, err := s.Store.ClaimSearch(ctx, key, s.Now(), s.lease())
+		if err != nil {
+			return store.CachedSearch{}, nil, err
+		}
+		if ok {
+			defer release()
+			result, usage, err := s.lead(ctx, acct, r, key, f)
+			return result, &usage, err
+		}
+		t := time.NewTimer(pollEvery)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return store.CachedSearch{}, nil, ctx.Err()
+		case <-t.C:
+		}
+		cached, hit, err := s.Store.CachedSearch(ctx, key, s.Now())
+		if err != nil {
+			return store.CachedSearch{}, nil, err
+		}
+		if hit {
+			return cached, nil, nil
+		}
 	}
 }
 
@@ -170,7 +210,7 @@ func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key s
 		f.abandoned = true
 		return store.CachedSearch{}, model.Usage{}, err
 	}
-	release, ok, err := s.Store.AcquireSearchSlot(ctx, acct.ID, acct.Limits.ConcurrentSearches, now, 2*s.Timeout+time.Minute)
+	release, ok, err := s.Store.AcquireSearchSlot(ctx, acct.ID, acct.Limits.ConcurrentSearches, now, s.lease())
 	if err != nil {
 		return refuse(err)
 	}

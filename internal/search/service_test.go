@@ -349,3 +349,38 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// Two services on one store behave like two processes on one database: an
+// identical search in the second waits for the first's result instead of
+// scoring again, and reserves nothing.
+func TestJoinAcrossProcesses(t *testing.T) {
+	e := newEnv(t, 5)
+	e.sc.relevance = map[string]float64{"s003": 0.91}
+	e.sc.gate, e.sc.started = make(chan struct{}), make(chan struct{}, 1)
+	other := &scripted{relevance: e.sc.relevance}
+	second := &search.Service{Store: e.db, Scorer: other, Now: e.svc.Now, Timeout: 5 * time.Second,
+		CacheTTL: 10 * time.Minute, Capacity: 4}
+	ctx := context.Background()
+	lead := make(chan error, 1)
+	go func() { _, err := e.svc.Search(ctx, e.alice, req("same")); lead <- err }()
+	<-e.sc.started
+	joined := make(chan search.Result, 1)
+	go func() {
+		res, err := second.Search(ctx, e.bob, req("same"))
+		if err != nil {
+			t.Error(err)
+		}
+		joined <- res
+	}()
+	close(e.sc.gate)
+	if err := <-lead; err != nil {
+		t.Fatal(err)
+	}
+	res := <-joined
+	if other.calls.Load() != 0 {
+		t.Errorf("the second process scored %d times; it should have waited for the first", other.calls.Load())
+	}
+	if res.SearchesRemaining != 10 || len(res.Matches) != 1 {
+		t.Errorf("joined across processes: remaining=%d matches=%d", res.SearchesRemaining, len(res.Matches))
+	}
+}

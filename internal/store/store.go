@@ -145,4 +145,9 @@ type Searches interface {
 	// dies mid-search cannot hold it for ever); ok is false when all are
 	// taken.
 	AcquireSearchSlot(ctx context.Context, accountID int64, max int, now time.Time, lease time.Duration) (release func(), ok bool, err error)
+	// ClaimSearch marks the search identified by key as running in this
+	// process until release is called or lease passes; ok is false while
+	// another process holds it, and that process's result will appear in
+	// the cache.
+	ClaimSearch(ctx context.Context, key string, now time.Time, lease time.Duration) (release func(), ok bool, err error)
 }

@@ -37,6 +37,7 @@ type DB struct {
 	read     *sql.DB
 	counters *counters
 	slots    slots
+	claims   claims
 	// Log receives errors of background work; nil discards them.
 	Log *slog.Logger
 }

@@ -30,6 +30,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("AccountsAndKeys", func(t *testing.T) { testAccountsAndKeys(t, open(t)) })
 	t.Run("QuotaExactUnderConcurrency", func(t *testing.T) { testQuotaExactUnderConcurrency(t, open(t)) })
 	t.Run("QuotaWindows", func(t *testing.T) { testQuotaWindows(t, open(t)) })
+	t.Run("ClaimSearch", func(t *testing.T) { testClaimSearch(t, open(t)) })
+	t.Run("SearchSlotsAndReservations", func(t *testing.T) { testSearchSlotsAndReservations(t, open(t)) })
 }
 
 var base = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)

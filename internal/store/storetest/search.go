@@ -1,0 +1,96 @@
+package storetest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+func testClaimSearch(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	now := base
+	release, ok, err := st.ClaimSearch(ctx, "k", now, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("first claim: %v %v", ok, err)
+	}
+	if _, ok, _ := st.ClaimSearch(ctx, "k", now.Add(time.Second), time.Minute); ok {
+		t.Fatal("a held claim was given twice")
+	}
+	if _, ok, _ := st.ClaimSearch(ctx, "other", now, time.Minute); !ok {
+		t.Fatal("claims of different keys conflict")
+	}
+	release()
+	release2, ok, _ := st.ClaimSearch(ctx, "k", now.Add(2*time.Second), time.Minute)
+	if !ok {
+		t.Fatal("a released claim cannot be taken again")
+	}
+	// A holder that never releases (a dead process) loses the claim when its
+	// lease passes, and its late release does not free the new holder's.
+	if _, ok, _ := st.ClaimSearch(ctx, "k", now.Add(2*time.Second+time.Minute), time.Minute); !ok {
+		t.Fatal("an expired claim was not taken over")
+	}
+	release2()
+	if _, ok, _ := st.ClaimSearch(ctx, "k", now.Add(2*time.Second+time.Minute+time.Second), time.Minute); ok {
+		t.Fatal("a stale holder's release freed the new holder's claim")
+	}
+
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := 0
+	for range 20 {
+		wg.Go(func() {
+			if _, ok, err := st.ClaimSearch(ctx, "race", now, time.Minute); err == nil && ok {
+				mu.Lock()
+				won++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if won != 1 {
+		t.Errorf("%d of 20 simultaneous claims succeeded, want 1", won)
+	}
+}
+
+func testSearchSlotsAndReservations(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, st, "s@example.com")
+	now := base
+	release, ok, err := st.AcquireSearchSlot(ctx, a.ID, 1, now, time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("first slot: %v %v", ok, err)
+	}
+	if _, ok, _ := st.AcquireSearchSlot(ctx, a.ID, 1, now, time.Minute); ok {
+		t.Fatal("two slots with a limit of one")
+	}
+	release()
+	release() // releasing twice frees one slot only
+	r1, ok1, _ := st.AcquireSearchSlot(ctx, a.ID, 2, now, time.Minute)
+	_, ok2, _ := st.AcquireSearchSlot(ctx, a.ID, 2, now, time.Minute)
+	_, ok3, _ := st.AcquireSearchSlot(ctx, a.ID, 2, now, time.Minute)
+	if !ok1 || !ok2 || ok3 {
+		t.Fatalf("limit 2: %v %v %v", ok1, ok2, ok3)
+	}
+	r1()
+
+	for i := 1; i <= 3; i++ {
+		u, err := st.ReserveSearch(ctx, a.ID, 2, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ""
+		if i == 3 {
+			want = model.LimitSearchDay
+		}
+		if u.Denied != want || u.SearchesUsed != min(i, 2) {
+			t.Errorf("reservation %d: %+v", i, u)
+		}
+	}
+	if u, _ := st.ReserveSearch(ctx, a.ID, 2, now.Add(24*time.Hour)); u.Denied != "" || u.SearchesUsed != 1 {
+		t.Errorf("next UTC day: %+v", u)
+	}
+}
