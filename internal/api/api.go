@@ -53,7 +53,9 @@ func (a *API) List(ctx context.Context, q model.ListQuery) (*ListResponse, error
 
 // Get returns one public signal with its text cut to 16,000 code points.
 func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
-	if n := model.Chars(id); n < 1 || n > model.MaxIDChars {
+	// No stored id is invalid UTF-8, holds a control character or is longer
+	// than MaxIDChars (import refuses them), so such an id is simply missing.
+	if !model.PlausibleID(id) {
 		return nil, notFound(id)
 	}
 	s, err := a.Store.GetSignal(ctx, id)

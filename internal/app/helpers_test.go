@@ -17,6 +17,7 @@ import (
 
 	"signals/internal/auth"
 	"signals/internal/model"
+	"signals/internal/store/postgres/pgtest"
 	"signals/internal/store/storetest"
 )
 
@@ -30,10 +31,21 @@ type testApp struct {
 	t   *testing.T
 }
 
+// testDatabase is a fresh database for one test: an SQLite file, or with
+// SIGNALS_TEST_BACKEND=postgres a fresh PostgreSQL schema, so that every
+// HTTP test runs against both backends.
+func testDatabase(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("SIGNALS_TEST_BACKEND") == "postgres" {
+		return pgtest.FreshSchema(t)
+	}
+	return filepath.Join(t.TempDir(), "signals.db")
+}
+
 func newTestApp(t *testing.T, opts ...Option) *testApp {
 	t.Helper()
 	ctx := context.Background()
-	cfg := Config{BaseURL: "https://signals.example", Database: filepath.Join(t.TempDir(), "signals.db")}
+	cfg := Config{BaseURL: "https://signals.example", Database: testDatabase(t)}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	a, err := New(ctx, cfg, log, opts...)
 	if err != nil {

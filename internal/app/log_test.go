@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -37,7 +36,7 @@ func (s *syncBuffer) String() string {
 func TestKeysNeverReachTheLog(t *testing.T) {
 	var logs syncBuffer
 	ctx := context.Background()
-	a, err := New(ctx, Config{BaseURL: "https://signals.example", Database: filepath.Join(t.TempDir(), "s.db")},
+	a, err := New(ctx, Config{BaseURL: "https://signals.example", Database: testDatabase(t)},
 		slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package model
 import (
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"signals/internal/problem"
 )
@@ -109,6 +110,12 @@ func ParseListQuery(v url.Values) (ListQuery, error) {
 		}
 		if n := Chars(s[0]); n < 1 || n > MaxQChars || strings.TrimSpace(s[0]) == "" {
 			return q, problem.TooLong("q", 1, MaxQChars, "characters")
+		}
+		if !utf8.ValidString(s[0]) || strings.ContainsRune(s[0], 0) {
+			p := problem.TooLong("q", 1, MaxQChars, "characters")
+			p.ValidationMessage = "must be UTF-8 text without NUL characters, 1 to 200 characters long"
+			p.Detail = "q " + p.ValidationMessage
+			return q, p
 		}
 		q.Q, q.QFold = s[0], Fold(s[0])
 	}

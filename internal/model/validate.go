@@ -60,6 +60,12 @@ func (s Signal) Validate() []FieldError {
 	return errs
 }
 
+// PlausibleID reports whether id could be a stored signal's id.
+func PlausibleID(id string) bool {
+	n := Chars(id)
+	return n >= 1 && n <= MaxIDChars && utf8.ValidString(id) && !hasControl(id)
+}
+
 func hasControl(s string) bool {
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
