@@ -34,26 +34,44 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// server is a running `signals serve --demo` process.
+// server is a running `signals serve` process.
 type server struct {
-	base string
-	key  string
+	base   string
+	key    string
+	cmd    *exec.Cmd
+	killed bool
+}
+
+// kill ends the process at once, as a crash would.
+func (s *server) kill(t *testing.T) {
+	t.Helper()
+	s.killed = true
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 var serving = regexp.MustCompile(`msg=serving addr=(\S+)`)
 
-func startServe(t *testing.T, db string, args ...string) server {
+func startServe(t *testing.T, db string, args ...string) *server {
+	t.Helper()
+	return startServeEnv(t, db, nil, args...)
+}
+
+// startServeEnv starts serve with extra environment variables.
+func startServeEnv(t *testing.T, db string, env []string, args ...string) *server {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "SIGNALS_DATABASE="+db, "SIGNALS_BASE_URL=http://signals.test")
+	cmd.Env = append(append(os.Environ(), "SIGNALS_DATABASE="+db, "SIGNALS_BASE_URL=http://signals.test"), env...)
 	stdout, _ := cmd.StdoutPipe()
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	s := &server{cmd: cmd}
 	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
+		if err := cmd.Wait(); err != nil && !s.killed {
 			t.Errorf("serve did not stop cleanly: %v", err)
 		}
 	})
@@ -75,7 +93,6 @@ func startServe(t *testing.T, db string, args ...string) server {
 			}
 		}
 	}()
-	var s server
 	timeout := time.After(30 * time.Second)
 	select {
 	case a := <-addrc:
@@ -90,7 +107,7 @@ func startServe(t *testing.T, db string, args ...string) server {
 	return s
 }
 
-func call(t *testing.T, s server, path string) (*http.Response, map[string]any) {
+func call(t *testing.T, s *server, path string) (*http.Response, map[string]any) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
 	req.Header.Set("Authorization", "Bearer "+s.key)
