@@ -57,16 +57,7 @@ func (db *DB) SignalsByID(ctx context.Context, ids []string, textChars int) ([]m
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []model.Signal
-	for rows.Next() {
-		s, err := scanSignal(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return collectSignals(rows)
 }
 
 // SignalsNeedingVectors returns public signals without a current vector.
@@ -78,16 +69,7 @@ func (db *DB) SignalsNeedingVectors(ctx context.Context, vectorModel string, tex
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []model.Signal
-	for rows.Next() {
-		s, err := scanSignal(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return collectSignals(rows)
 }
 
 // PutVectors stores vectors for the signals' current revisions.

@@ -33,6 +33,20 @@ func scanSignal(row interface{ Scan(...any) error }, extra ...any) (model.Signal
 	return s, err
 }
 
+// collectSignals scans and closes rows of signalColumns.
+func collectSignals(rows *sql.Rows) ([]model.Signal, error) {
+	defer rows.Close()
+	var out []model.Signal
+	for rows.Next() {
+		s, err := scanSignal(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
 // ListSignals returns one page of public signals.
 func (db *DB) ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
 	where, args := filterSQL(q.Filter)
@@ -47,16 +61,8 @@ func (db *DB) ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signa
 	if err != nil {
 		return nil, false, err
 	}
-	defer rows.Close()
-	list := make([]model.Signal, 0, q.PageSize+1)
-	for rows.Next() {
-		s, err := scanSignal(rows)
-		if err != nil {
-			return nil, false, err
-		}
-		list = append(list, s)
-	}
-	if err := rows.Err(); err != nil {
+	list, err := collectSignals(rows)
+	if err != nil {
 		return nil, false, err
 	}
 	more := len(list) > q.PageSize
