@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"signals/internal/model"
 	"signals/internal/store"
@@ -14,7 +17,8 @@ import (
 
 // An import sends signals in batches, each one INSERT … SELECT FROM unnest of
 // column arrays … ON CONFLICT (id) DO UPDATE, all in one transaction. While
-// the server writes one batch, Put fills the next.
+// the server writes one batch, Put fills and encodes the next, so the server
+// waits for the client as little as possible.
 const (
 	batchRows  = 2000
 	batchBytes = 8 << 20
@@ -147,29 +151,87 @@ func (b *batch) args() []any {
 		b.foldText, b.foldAuthor, b.foldHeadline}
 }
 
-// fold is model.Fold with a fast path for ASCII, where NFC changes nothing
-// and case folding only lowers A to Z.
+// encode writes the batch's parameters in binary form, for the types the
+// server gave them in sd, reusing the buffers of values.
+func (b *batch) encode(m *pgtype.Map, sd *pgconn.StatementDescription, values [][]byte) ([][]byte, error) {
+	args := b.args()
+	if len(values) != len(args) {
+		values = make([][]byte, len(args))
+	}
+	for i, a := range args {
+		v, err := m.Encode(sd.ParamOIDs[i], pgtype.BinaryFormatCode, a, values[i][:0])
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", importColumns[i].name, err)
+		}
+		values[i] = v
+	}
+	return values, nil
+}
+
+// fold returns model.Fold(s), computing it only on the parts of s that are
+// not ASCII. A boundary just before an ASCII character is safe for both
+// steps of model.Fold: ASCII characters are starters that never compose
+// with what precedes them, so NFC treats each side alone, and case folding
+// maps one character at a time. ASCII itself only needs A to Z lowered. A
+// run of other characters goes to model.Fold with the ASCII character before
+// it, which a combining mark may attach to.
 func fold(s string) string {
-	upper := false
+	i := nonASCII(s)
+	if i < 0 {
+		return lowerASCII(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	done := 0
+	for i >= 0 {
+		i += done
+		from := i
+		if from > done {
+			from-- // the ASCII character before the run
+		}
+		appendLowerASCII(&b, s[done:from])
+		end := i
+		for end < len(s) && s[end] >= utf8.RuneSelf {
+			end++
+		}
+		b.WriteString(model.Fold(s[from:end]))
+		done = end
+		i = nonASCII(s[done:])
+	}
+	appendLowerASCII(&b, s[done:])
+	return b.String()
+}
+
+// nonASCII returns the index of the first byte of s that is not ASCII, or -1.
+func nonASCII(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return -1
+}
+
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			var b strings.Builder
+			b.Grow(len(s))
+			appendLowerASCII(&b, s)
+			return b.String()
+		}
+	}
+	return s
+}
+
+func appendLowerASCII(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x80 {
-			return model.Fold(s)
-		}
 		if 'A' <= c && c <= 'Z' {
-			upper = true
+			c += 'a' - 'A'
 		}
+		b.WriteByte(c)
 	}
-	if !upper {
-		return s
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + ('a' - 'A')
-		}
-	}
-	return string(b)
 }
 
 // BeginImport starts an import transaction on one connection of the pool.
@@ -178,20 +240,28 @@ func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &importTx{db: db, tx: tx, cur: newBatch()}, nil
+	sd, err := tx.Conn().Prepare(ctx, "signals_import", upsertSQL)
+	if err != nil {
+		tx.Rollback(ctx)
+		return nil, err
+	}
+	return &importTx{db: db, tx: tx, stmt: sd, cur: newBatch()}, nil
 }
 
 type importTx struct {
-	db  *DB
-	tx  pgx.Tx
-	cur *batch
-	// inflight receives the outcome of the batch being written, if any;
-	// sent is that batch, reused once written.
+	db   *DB
+	tx   pgx.Tx
+	stmt *pgconn.StatementDescription
+	cur  *batch
+	// inflight receives the outcome of the batch being written, if any.
 	inflight chan error
-	sent     *batch
-	err      error // the first failure; the transaction is then unusable
-	puts     int
-	done     bool
+	// encoded holds two sets of parameter buffers: one for the batch being
+	// written, the other for the next.
+	encoded [2][][]byte
+	next    int
+	err     error // the first failure; the transaction is then unusable
+	puts    int
+	done    bool
 }
 
 var errDone = errors.New("import already committed or rolled back")
@@ -227,29 +297,35 @@ func (t *importTx) Put(ctx context.Context, s model.Signal) error {
 	return nil
 }
 
-// send waits for the batch in flight, then starts writing the current one.
+// send encodes the current batch, waits for the batch in flight, then starts
+// writing the current one and empties it for the next Puts.
 func (t *importTx) send(ctx context.Context) error {
+	if t.cur.len() == 0 {
+		return t.wait()
+	}
+	values, err := t.cur.encode(t.tx.Conn().TypeMap(), t.stmt, t.encoded[t.next])
+	if err != nil {
+		t.wait()
+		if t.err == nil {
+			t.err = fmt.Errorf("import: %w", err)
+		}
+		return t.err
+	}
+	t.encoded[t.next] = values
+	t.next = 1 - t.next
+	t.cur.reset()
 	if err := t.wait(); err != nil {
 		return err
 	}
-	if t.cur.len() == 0 {
-		return nil
-	}
-	b := t.cur
-	if t.sent != nil {
-		t.sent.reset()
-		t.cur = t.sent
-	} else {
-		t.cur = newBatch()
-	}
-	t.sent = b
 	t.inflight = make(chan error, 1)
+	conn := t.tx.Conn().PgConn()
 	go func(done chan<- error) {
-		_, err := t.tx.Exec(ctx, upsertSQL, b.args()...)
-		done <- err
+		done <- conn.ExecPrepared(ctx, t.stmt.Name, values, binaryFormat, nil).Read().Err
 	}(t.inflight)
 	return nil
 }
+
+var binaryFormat = []int16{pgtype.BinaryFormatCode}
 
 // wait returns once no batch is in flight, with its failure if it failed.
 func (t *importTx) wait() error {

@@ -2,81 +2,20 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"signals/internal/model"
 	"signals/internal/store"
+	"signals/internal/store/postgres/pgtest"
 	"signals/internal/store/storetest"
 )
-
-// serverURL returns the test server's URL from SIGNALS_TEST_POSTGRES. Without
-// it the test is skipped, except under CI, where it fails.
-func serverURL(t testing.TB) string {
-	t.Helper()
-	u := os.Getenv("SIGNALS_TEST_POSTGRES")
-	if u == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("SIGNALS_TEST_POSTGRES is not set, and CI requires the PostgreSQL tests")
-		}
-		t.Skip("SIGNALS_TEST_POSTGRES is not set; PostgreSQL tests skipped")
-	}
-	return u
-}
-
-// withParam returns the connection string with one more parameter, in URL
-// or keyword/value form.
-func withParam(conn, key, value string) string {
-	if u, err := url.Parse(conn); err == nil && strings.Contains(conn, "://") {
-		q := u.Query()
-		q.Set(key, value)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return conn + " " + key + "=" + value
-}
-
-func randomName(prefix string) string {
-	b := make([]byte, 8)
-	rand.Read(b)
-	return prefix + hex.EncodeToString(b)
-}
-
-// adminExec runs one statement on its own connection to the server.
-func adminExec(t testing.TB, conn, sql string) {
-	t.Helper()
-	ctx := context.Background()
-	c, err := pgx.Connect(ctx, conn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
-	if _, err := c.Exec(ctx, sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
-
-// freshSchema creates an empty schema, dropped when the test ends, and
-// returns the connection string that selects it. Stores opened on it must be
-// closed by cleanups registered later (they run first).
-func freshSchema(t testing.TB) string {
-	t.Helper()
-	base := serverURL(t)
-	schema := randomName("signals_test_")
-	adminExec(t, base, `CREATE SCHEMA `+schema)
-	t.Cleanup(func() { adminExec(t, base, `DROP SCHEMA `+schema+` CASCADE`) })
-	return withParam(base, "search_path", schema)
-}
 
 func open(t testing.TB, conn string) *DB {
 	t.Helper()
@@ -90,15 +29,15 @@ func open(t testing.TB, conn string) *DB {
 
 func TestStore(t *testing.T) {
 	t.Parallel()
-	serverURL(t)
-	storetest.Run(t, func(t *testing.T) store.Store { return open(t, freshSchema(t)) })
+	pgtest.ServerURL(t)
+	storetest.Run(t, func(t *testing.T) store.Store { return open(t, pgtest.FreshSchema(t)) })
 }
 
 // Two processes share one database: their pools together count exactly up
 // to the limit.
 func TestQuotaExactAcrossPools(t *testing.T) {
 	t.Parallel()
-	conn := freshSchema(t)
+	conn := pgtest.FreshSchema(t)
 	pools := []*DB{open(t, conn), open(t, conn)}
 	ctx := context.Background()
 	a, err := pools[0].CreateAccount(ctx, "pools@example.com", time.Now())
@@ -141,7 +80,7 @@ func TestQuotaExactAcrossPools(t *testing.T) {
 // resetting it.
 func TestQuotaWindowNeverMovesBack(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
 	a, err := db.CreateAccount(ctx, "skew@example.com", time.Now())
 	if err != nil {
@@ -163,7 +102,7 @@ func TestQuotaWindowNeverMovesBack(t *testing.T) {
 
 func TestQuotaUnknownAccount(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	if _, err := db.TakeRequest(context.Background(), 12345, model.InitialLimits, time.Now()); err != store.ErrNotFound {
 		t.Errorf("TakeRequest for a missing account = %v, want ErrNotFound", err)
 	}
@@ -173,7 +112,7 @@ func TestQuotaUnknownAccount(t *testing.T) {
 // once.
 func TestConcurrentOpen(t *testing.T) {
 	t.Parallel()
-	conn := freshSchema(t)
+	conn := pgtest.FreshSchema(t)
 	var wg sync.WaitGroup
 	dbs := make([]*DB, 6)
 	errs := make([]error, len(dbs))
@@ -198,7 +137,7 @@ func TestConcurrentOpen(t *testing.T) {
 // Ids order byte-wise, as in the SQLite store, whatever the server's locale.
 func TestIDOrderIsBytewise(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	ids := []string{"a", "B", "é", "Z", "aa", "a b", "a-b", "_x", "~", "中"}
 	var sigs []model.Signal
 	for _, id := range ids {
@@ -225,7 +164,7 @@ func TestIDOrderIsBytewise(t *testing.T) {
 // one batch and across batches) and roll back whole.
 func TestImportBatches(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
 	n := 2*batchRows + 17
 	tx, err := db.BeginImport(ctx)
@@ -282,7 +221,7 @@ func TestImportBatches(t *testing.T) {
 
 func TestImportRejectsNUL(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
 	tx, err := db.BeginImport(ctx)
 	if err != nil {
@@ -295,24 +234,50 @@ func TestImportRejectsNUL(t *testing.T) {
 	}
 }
 
-func TestFoldASCIIMatchesModel(t *testing.T) {
+func TestFoldMatchesModel(t *testing.T) {
 	var all []byte
 	for c := range 0x80 {
 		all = append(all, byte(c))
 	}
-	for _, s := range []string{string(all), "", "abc", "ABC def", "Snake_Case 100%", "Ünïcode", "straße", "K"} {
+	cases := []string{string(all), "", "abc", "ABC def", "Snake_Case 100%", "Ünïcode", "straße", "K",
+		"e\u0301", "E\u0301X", "Ae\u0301\u0327B", "\u0301Start", "ΣΑΣ σας", "İstanbul", "\ufb01NE", "\u212aelvin",
+		"\u1100\u1161\u11a8 Hangul", "A\u030a\u212b", "x\u0345\u0399", "Ǆ ǅ ǆ", "€5M Series A 👋 OK"}
+	for _, s := range cases {
 		if got, want := fold(s), model.Fold(s); got != want {
 			t.Errorf("fold(%q) = %q, want %q", s, got, want)
 		}
 	}
+	// Random mixes of ASCII, letters with case, combining marks and
+	// characters that compose or fold to several.
+	alphabet := []rune("aAzZ _%.0e\u0301\u0308\u0327\u0345éÉßẞΣσςΐİıﬁ\u212a\u212bÅǅ\u1100\u1161\u11a8가中👋")
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		rs := make([]rune, r.IntN(12))
+		for i := range rs {
+			rs[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		s := string(rs)
+		if got, want := fold(s), model.Fold(s); got != want {
+			t.Fatalf("fold(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzFold(f *testing.F) {
+	f.Add("Straße e\u0301 ΣΑΣ")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := fold(s), model.Fold(s); got != want {
+			t.Errorf("fold(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
 
 func TestRefusesNonUTF8Database(t *testing.T) {
 	t.Parallel()
-	base := serverURL(t)
-	name := randomName("signals_test_")
-	adminExec(t, base, `CREATE DATABASE `+name+` TEMPLATE template0 ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C'`)
-	t.Cleanup(func() { adminExec(t, base, `DROP DATABASE `+name+` WITH (FORCE)`) })
+	base := pgtest.ServerURL(t)
+	name := pgtest.RandomName("signals_test_")
+	pgtest.Exec(t, base, `CREATE DATABASE `+name+` TEMPLATE template0 ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C'`)
+	t.Cleanup(func() { pgtest.Exec(t, base, `DROP DATABASE `+name+` WITH (FORCE)`) })
 	u, err := url.Parse(base)
 	if err != nil || !strings.Contains(base, "://") {
 		t.Skip("needs a URL connection string")
@@ -328,7 +293,7 @@ func TestRefusesNonUTF8Database(t *testing.T) {
 // shallow way would.
 func TestDeepPages(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
 	var sigs []model.Signal
 	var want []string // funding ones, newest first; pairs share a time

@@ -9,13 +9,14 @@ import (
 
 	"signals/internal/model"
 	"signals/internal/store"
+	"signals/internal/store/postgres/pgtest"
 	"signals/internal/store/storetest"
 )
 
 // Search reservations are exact across processes sharing the database.
 func TestReserveSearchExactAcrossPools(t *testing.T) {
 	t.Parallel()
-	conn := freshSchema(t)
+	conn := pgtest.FreshSchema(t)
 	pools := []*DB{open(t, conn), open(t, conn)}
 	ctx := context.Background()
 	a, err := pools[0].CreateAccount(ctx, "searches@example.com", time.Now())
@@ -60,7 +61,7 @@ func TestReserveSearchExactAcrossPools(t *testing.T) {
 // Slots are exact across processes, freed by release or by their lease.
 func TestSearchSlotsAcrossPools(t *testing.T) {
 	t.Parallel()
-	conn := freshSchema(t)
+	conn := pgtest.FreshSchema(t)
 	pools := []*DB{open(t, conn), open(t, conn)}
 	ctx := context.Background()
 	a, err := pools[0].CreateAccount(ctx, "slots@example.com", time.Now())
@@ -116,7 +117,7 @@ func TestSearchSlotsAcrossPools(t *testing.T) {
 // Vectors belong to a text: changing it makes them stale.
 func TestVectorsFollowText(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
 	storetest.Put(t, db, storetest.Sig("a", 1), storetest.Sig("b", 2),
 		storetest.Sig("hidden", 3, func(s *model.Signal) { s.Status = model.StatusHidden }))
@@ -164,7 +165,7 @@ func TestVectorsFollowText(t *testing.T) {
 
 func TestSearchCache(t *testing.T) {
 	t.Parallel()
-	db := open(t, freshSchema(t))
+	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
 	now := time.Date(2026, 11, 21, 10, 0, 0, 123456789, time.UTC)
 	r := store.CachedSearch{Matches: []store.Match{{ID: "a", Relevance: 0.9}}, CandidatesConsidered: 512,

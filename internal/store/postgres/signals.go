@@ -71,10 +71,6 @@ func filterSQL(f model.Filter, a *args) string {
 	return b.String()
 }
 
-// deepOffset is where skipping rows through the index alone starts paying
-// for looking the page's rows up again by id.
-const deepOffset = 100
-
 // ListSignals returns one page of public signals.
 func (db *DB) ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
 	a := args{model.ListSnippetChars}
@@ -88,11 +84,11 @@ func (db *DB) ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signa
 	const order = ` ORDER BY published_ns DESC, id DESC`
 	page := order + ` LIMIT ` + a.add(q.PageSize+1) + ` OFFSET ` + a.add(q.Offset())
 	var sql string
-	if q.QFold == "" && q.Offset() >= deepOffset {
-		// Find the page's ids first: the per-filter index holds every column
-		// that needs, so skipping to a deep page reads only the index
-		// (an index-only scan once vacuum has marked the pages visible), and
-		// only the rows shown are read whole.
+	if q.QFold == "" {
+		// Find the page's ids first: the listing indexes hold every column
+		// that needs, so rows that do not match and rows before the page
+		// are skipped in the index alone (an index-only scan once vacuum has
+		// marked the table's pages visible); only the rows shown are read.
 		sql = `SELECT ` + signalColumns + ` FROM (SELECT id FROM signals WHERE ` + where + page +
 			`) AS page JOIN signals USING (id)` + order
 	} else {
