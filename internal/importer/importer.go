@@ -78,7 +78,7 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 			continue
 		}
 		if res.Invalid == 0 {
-			if err := tx.Put(ctx, d.signal); err != nil {
+			if err := tx.Put(ctx, d.signal, d.folded); err != nil {
 				cancel()
 				for range lines {
 				}
@@ -107,6 +107,7 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 type decoded struct {
 	n        int
 	signal   model.Signal
+	folded   model.Folded
 	problems []string
 }
 
@@ -130,6 +131,9 @@ func decodeLines(ctx context.Context, r io.Reader, out chan<- decoded) error {
 		default:
 			s, problems := Decode(line)
 			d = decoded{n: n, signal: s, problems: problems}
+			if len(problems) == 0 {
+				d.folded = s.Folded()
+			}
 		}
 		select {
 		case out <- d:

@@ -126,3 +126,13 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestImportReportsNUL(t *testing.T) {
+	db := openDB(t)
+	line := strings.Replace(good1, `"text":"Hiring ML engineers"`, `"text":"Hiring\u0000ML"`, 1)
+	var errs bytes.Buffer
+	res, err := Import(context.Background(), strings.NewReader(line), db, Options{Errors: &errs})
+	if err != ErrInvalid || res.Invalid != 1 || !strings.Contains(errs.String(), "line 1: text: must not contain the NUL character") {
+		t.Errorf("err=%v res=%+v report=%s", err, res, errs.String())
+	}
+}

@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
 )
 
 // Enumerations of a signal's fields, in the order the documentation lists them.
@@ -82,38 +79,6 @@ func Cut(s string, n int) string {
 
 // Chars counts the code points of s.
 func Chars(s string) int { return utf8.RuneCountInString(s) }
-
-// Fold returns the form used for case-insensitive substring matching: NFC
-// normalised, then Unicode case folded.
-func Fold(s string) string {
-	if lower, ok := foldASCII(s); ok {
-		return lower
-	}
-	return cases.Fold().String(norm.NFC.String(s))
-}
-
-// foldASCII folds an all-ASCII string (where folding is lower-casing) without
-// the general machinery; ok is false if s has any other byte.
-func foldASCII(s string) (string, bool) {
-	upper := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			return "", false
-		}
-		upper = upper || ('A' <= c && c <= 'Z')
-	}
-	if !upper {
-		return s, true
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + ('a' - 'A')
-		}
-	}
-	return string(b), true
-}
 
 // IsOneOf reports whether v is one of values.
 func IsOneOf(v string, values []string) bool { return slices.Contains(values, v) }

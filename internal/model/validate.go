@@ -51,10 +51,13 @@ func (s Signal) Validate() []FieldError {
 		add("text", "must not be empty")
 	}
 	for _, f := range []struct{ name, v string }{
-		{"id", s.ID}, {"author_name", s.AuthorName}, {"author_headline", s.AuthorHeadline}, {"text", s.Text},
+		{"id", s.ID}, {"author_name", s.AuthorName}, {"author_headline", s.AuthorHeadline},
+		{"text", s.Text}, {"source_url", s.SourceURL},
 	} {
 		if !utf8.ValidString(f.v) {
 			add(f.name, "must be valid UTF-8")
+		} else if strings.IndexByte(f.v, 0) >= 0 && f.name != "id" {
+			add(f.name, "must not contain the NUL character (U+0000)")
 		}
 	}
 	return errs

@@ -50,8 +50,9 @@ type Signals interface {
 
 // ImportTx is an import in progress: nothing is visible until Commit.
 type ImportTx interface {
-	// Put upserts one valid signal.
-	Put(ctx context.Context, s model.Signal) error
+	// Put upserts one valid signal with its folded forms (s.Folded(),
+	// computed by the caller so that folding can run beside the writer).
+	Put(ctx context.Context, s model.Signal, f model.Folded) error
 	// Commit makes every Put visible at once.
 	Commit() error
 	// Rollback discards every Put; it is a no-op after Commit.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -107,7 +106,7 @@ func (b *batch) reset() {
 
 func (b *batch) len() int { return len(b.ids) }
 
-func (b *batch) add(s model.Signal) {
+func (b *batch) add(s model.Signal, f model.Folded) {
 	b.seen[s.ID] = struct{}{}
 	b.ids = append(b.ids, s.ID)
 	b.tags = append(b.tags, s.Tag)
@@ -136,7 +135,7 @@ func (b *batch) add(s model.Signal) {
 	b.observedDigits = append(b.observedDigits, observedDigits)
 	b.statuses = append(b.statuses, s.Status)
 	b.marketOnly = append(b.marketOnly, s.MarketOnly)
-	ft, fa, fh := fold(s.Text), fold(s.AuthorName), fold(s.AuthorHeadline)
+	ft, fa, fh := f.Text, f.AuthorName, f.AuthorHeadline
 	b.foldText = append(b.foldText, ft)
 	b.foldAuthor = append(b.foldAuthor, fa)
 	b.foldHeadline = append(b.foldHeadline, fh)
@@ -166,72 +165,6 @@ func (b *batch) encode(m *pgtype.Map, sd *pgconn.StatementDescription, values []
 		values[i] = v
 	}
 	return values, nil
-}
-
-// fold returns model.Fold(s), computing it only on the parts of s that are
-// not ASCII. A boundary just before an ASCII character is safe for both
-// steps of model.Fold: ASCII characters are starters that never compose
-// with what precedes them, so NFC treats each side alone, and case folding
-// maps one character at a time. ASCII itself only needs A to Z lowered. A
-// run of other characters goes to model.Fold with the ASCII character before
-// it, which a combining mark may attach to.
-func fold(s string) string {
-	i := nonASCII(s)
-	if i < 0 {
-		return lowerASCII(s)
-	}
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
-	done := 0
-	for i >= 0 {
-		i += done
-		from := i
-		if from > done {
-			from-- // the ASCII character before the run
-		}
-		appendLowerASCII(&b, s[done:from])
-		end := i
-		for end < len(s) && s[end] >= utf8.RuneSelf {
-			end++
-		}
-		b.WriteString(model.Fold(s[from:end]))
-		done = end
-		i = nonASCII(s[done:])
-	}
-	appendLowerASCII(&b, s[done:])
-	return b.String()
-}
-
-// nonASCII returns the index of the first byte of s that is not ASCII, or -1.
-func nonASCII(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return -1
-}
-
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			var b strings.Builder
-			b.Grow(len(s))
-			appendLowerASCII(&b, s)
-			return b.String()
-		}
-	}
-	return s
-}
-
-func appendLowerASCII(b *strings.Builder, s string) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
 }
 
 // BeginImport starts an import transaction on one connection of the pool.
@@ -269,7 +202,7 @@ var errDone = errors.New("import already committed or rolled back")
 // Put adds one signal to the current batch and sends the batch when it is
 // full. A failure of a batch written in the background is returned by the
 // next Put or by Commit.
-func (t *importTx) Put(ctx context.Context, s model.Signal) error {
+func (t *importTx) Put(ctx context.Context, s model.Signal, f model.Folded) error {
 	if t.done {
 		return errDone
 	}
@@ -289,7 +222,7 @@ func (t *importTx) Put(ctx context.Context, s model.Signal) error {
 			return err
 		}
 	}
-	t.cur.add(s)
+	t.cur.add(s, f)
 	t.puts++
 	if t.cur.len() >= batchRows || t.cur.bytes >= batchBytes {
 		return t.send(ctx)

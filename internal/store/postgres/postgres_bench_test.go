@@ -69,7 +69,7 @@ func importAll(ctx context.Context, db *DB, signals func(func(model.Signal) bool
 	}
 	defer tx.Rollback()
 	for s := range signals {
-		if err := tx.Put(ctx, s); err != nil {
+		if err := putSignal(ctx, tx, s); err != nil {
 			return err
 		}
 	}

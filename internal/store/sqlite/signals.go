@@ -174,7 +174,7 @@ func (t *importTx) restoreCache() {
 	t.db.write.Exec(`PRAGMA cache_size = ` + writerCacheSize)
 }
 
-func (t *importTx) Put(ctx context.Context, s model.Signal) error {
+func (t *importTx) Put(ctx context.Context, s model.Signal, f model.Folded) error {
 	var country any
 	if s.Country != "" {
 		country = s.Country
@@ -187,7 +187,7 @@ func (t *importTx) Put(ctx context.Context, s model.Signal) error {
 		s.AuthorName, s.AuthorHeadline, s.SourceURL, s.Text, model.Chars(s.Text),
 		s.PublishedAt.NS, s.PublishedAt.Digits, s.PublishedAtPrecision, observedNS,
 		observedDigits, s.Status, s.MarketOnly,
-		model.Fold(s.Text), model.Fold(s.AuthorName), model.Fold(s.AuthorHeadline))
+		f.Text, f.AuthorName, f.AuthorHeadline)
 	return err
 }
 

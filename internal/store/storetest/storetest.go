@@ -60,7 +60,7 @@ func Put(t *testing.T, st store.Store, signals ...model.Signal) {
 		t.Fatal(err)
 	}
 	for _, s := range signals {
-		if err := tx.Put(ctx, s); err != nil {
+		if err := tx.Put(ctx, s, s.Folded()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -297,7 +297,8 @@ func testImport(t *testing.T, st store.Store) {
 		t.Fatal(err)
 	}
 	for i := range 10 {
-		if err := tx.Put(ctx, Sig(fmt.Sprint("r", i), i)); err != nil {
+		s := Sig(fmt.Sprint("r", i), i)
+		if err := tx.Put(ctx, s, s.Folded()); err != nil {
 			t.Fatal(err)
 		}
 	}
