@@ -21,7 +21,7 @@ func FuzzAPI(f *testing.F) {
 		f.Add(http.MethodGet, s)
 	}
 	f.Add(http.MethodPost, "/api/v1/signals")
-	ta := newTestApp(&testing.T{})
+	ta := newTestApp(f)
 	ta.put(fixtures()...)
 	h := ta.Handler()
 	f.Fuzz(func(t *testing.T, method, target string) {
@@ -59,7 +59,7 @@ func FuzzMCP(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	ta := newTestApp(&testing.T{})
+	ta := newTestApp(f)
 	ta.put(fixtures()...)
 	limits := model.Limits{DailyRequests: 1 << 30, MinuteRequests: 1 << 30, DailySearches: 1 << 30, ConcurrentSearches: 1 << 10}
 	if err := ta.Store().SetLimits(context.Background(), 1, limits); err != nil {

@@ -28,13 +28,13 @@ type testApp struct {
 	*App
 	srv *httptest.Server
 	key string
-	t   *testing.T
+	t   testing.TB
 }
 
 // testDatabase is a fresh database for one test: an SQLite file, or with
 // SIGNALS_TEST_BACKEND=postgres a fresh PostgreSQL schema, so that every
 // HTTP test runs against both backends.
-func testDatabase(t *testing.T) string {
+func testDatabase(t testing.TB) string {
 	t.Helper()
 	if os.Getenv("SIGNALS_TEST_BACKEND") == "postgres" {
 		return pgtest.FreshSchema(t)
@@ -42,7 +42,7 @@ func testDatabase(t *testing.T) string {
 	return filepath.Join(t.TempDir(), "signals.db")
 }
 
-func newTestApp(t *testing.T, opts ...Option) *testApp {
+func newTestApp(t testing.TB, opts ...Option) *testApp {
 	t.Helper()
 	ctx := context.Background()
 	cfg := Config{BaseURL: "https://signals.example", Database: testDatabase(t)}

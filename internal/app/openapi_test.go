@@ -15,7 +15,7 @@ import (
 // validators caches one OpenAPI validator per document.
 var validators sync.Map // document text -> *oastest.Validator
 
-func openAPIValidator(t *testing.T, a *App) *oastest.Validator {
+func openAPIValidator(t testing.TB, a *App) *oastest.Validator {
 	t.Helper()
 	doc := a.discovery.OpenAPIDocument()
 	if v, ok := validators.Load(string(doc)); ok {

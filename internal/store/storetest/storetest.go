@@ -52,7 +52,7 @@ func Sig(id string, minutes int, opts ...func(*model.Signal)) model.Signal {
 }
 
 // Put imports signals in one transaction.
-func Put(t *testing.T, st store.Store, signals ...model.Signal) {
+func Put(t testing.TB, st store.Store, signals ...model.Signal) {
 	t.Helper()
 	ctx := context.Background()
 	tx, err := st.BeginImport(ctx)
