@@ -51,16 +51,27 @@ func (s *Service) IndexOnce(ctx context.Context) (int, error) {
 }
 
 // Index keeps vectors current until ctx ends: signals imported by another
-// process or made public later are embedded within every.
+// process or made public later are embedded within every. Between changes
+// (the store's generation) a tick costs one row read, not a pass over the
+// archive.
 func (s *Service) Index(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	done := int64(-1) // the generation the last complete pass started at
 	for {
-		n, err := s.IndexOnce(ctx)
+		gen, err := s.Store.Generation(ctx)
+		if err == nil && gen != done {
+			var n int
+			n, err = s.IndexOnce(ctx)
+			if err == nil {
+				done = gen
+			}
+			if n > 0 && s.Log != nil {
+				s.Log.Info("embedded signals", "signals", n, "model", s.Scorer.Model())
+			}
+		}
 		if err != nil && ctx.Err() == nil && s.Log != nil {
 			s.Log.Error("embedding signals", "err", err)
-		} else if n > 0 && s.Log != nil {
-			s.Log.Info("embedded signals", "signals", n, "model", s.Scorer.Model())
 		}
 		select {
 		case <-ctx.Done():

@@ -60,6 +60,7 @@ type Service struct {
 	Store interface {
 		store.Searches
 		store.Quotas
+		Generation(ctx context.Context) (int64, error)
 	}
 	Scorer Scorer
 	Now    func() time.Time

@@ -41,6 +41,9 @@ type Signals interface {
 	GetSignal(ctx context.Context, id string) (model.Signal, error)
 	// CountSignals counts all stored signals, public or not.
 	CountSignals(ctx context.Context) (int, error)
+	// Generation grows whenever an import commits or a status changes; it
+	// costs one row to read.
+	Generation(ctx context.Context) (int64, error)
 	// BeginImport starts one transaction that upserts signals by id.
 	BeginImport(ctx context.Context) (ImportTx, error)
 	// SetStatus sets a signal's editorial status and, when marketOnly is not

@@ -287,6 +287,9 @@ func (t *importTx) Commit() error {
 		err = t.wait()
 	}
 	t.done = true
+	if err == nil {
+		_, err = t.tx.Exec(ctx, bumpGeneration)
+	}
 	if err != nil {
 		t.tx.Rollback(ctx)
 		return err

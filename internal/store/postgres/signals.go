@@ -134,7 +134,12 @@ func (db *DB) CountSignals(ctx context.Context) (int, error) {
 
 // SetStatus changes a signal's editorial status.
 func (db *DB) SetStatus(ctx context.Context, id, status string, marketOnly *bool) error {
-	tag, err := db.pool.Exec(ctx,
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	tag, err := tx.Exec(ctx,
 		`UPDATE signals SET status = $1, market_only = coalesce($2, market_only) WHERE id = $3`,
 		status, marketOnly, id)
 	if err != nil {
@@ -143,5 +148,17 @@ func (db *DB) SetStatus(ctx context.Context, id, status string, marketOnly *bool
 	if tag.RowsAffected() == 0 {
 		return store.ErrNotFound
 	}
-	return nil
+	if _, err := tx.Exec(ctx, bumpGeneration); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+const bumpGeneration = `UPDATE signal_generation SET n = n + 1 WHERE id = 1`
+
+// Generation reads the change counter of the signals.
+func (db *DB) Generation(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.pool.QueryRow(ctx, `SELECT n FROM signal_generation WHERE id = 1`).Scan(&n)
+	return n, err
 }

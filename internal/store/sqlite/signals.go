@@ -117,7 +117,12 @@ func (db *DB) CountSignals(ctx context.Context) (int, error) {
 
 // SetStatus changes a signal's editorial status.
 func (db *DB) SetStatus(ctx context.Context, id, status string, marketOnly *bool) error {
-	res, err := db.write.ExecContext(ctx,
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx,
 		`UPDATE signals SET status = ?, market_only = coalesce(?, market_only) WHERE id = ?`,
 		status, marketOnly, id)
 	if err != nil {
@@ -126,7 +131,19 @@ func (db *DB) SetStatus(ctx context.Context, id, status string, marketOnly *bool
 	if n, _ := res.RowsAffected(); n == 0 {
 		return store.ErrNotFound
 	}
-	return nil
+	if _, err := tx.ExecContext(ctx, bumpGeneration); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+const bumpGeneration = `UPDATE signal_generation SET n = n + 1 WHERE id = 1`
+
+// Generation reads the change counter of the signals.
+func (db *DB) Generation(ctx context.Context) (int64, error) {
+	var n int64
+	err := db.read.QueryRowContext(ctx, `SELECT n FROM signal_generation WHERE id = 1`).Scan(&n)
+	return n, err
 }
 
 // BeginImport starts an import transaction on the writer connection.
@@ -194,6 +211,10 @@ func (t *importTx) Put(ctx context.Context, s model.Signal, f model.Folded) erro
 func (t *importTx) Commit() error {
 	t.stmt.Close()
 	defer t.restoreCache()
+	if _, err := t.tx.Exec(bumpGeneration); err != nil {
+		t.tx.Rollback()
+		return err
+	}
 	return t.tx.Commit()
 }
 

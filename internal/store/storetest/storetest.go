@@ -286,7 +286,15 @@ func testGetCutsText(t *testing.T, st store.Store) {
 
 func testImport(t *testing.T, st store.Store) {
 	ctx := context.Background()
+	g0, err := st.Generation(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	Put(t, st, Sig("x", 1))
+	g1, _ := st.Generation(ctx)
+	if g1 <= g0 {
+		t.Errorf("generation %d after an import, was %d; want it to grow", g1, g0)
+	}
 	Put(t, st, Sig("x", 1, func(s *model.Signal) { s.Text = "replaced text" }))
 	s, err := st.GetSignal(ctx, "x")
 	if err != nil || s.Text != "replaced text" {
@@ -307,6 +315,20 @@ func testImport(t *testing.T, st store.Store) {
 	}
 	if n, _ := st.CountSignals(ctx); n != 1 {
 		t.Errorf("after rollback %d signals, want 1", n)
+	}
+	g2, _ := st.Generation(ctx)
+	if err := st.SetStatus(ctx, "x", model.StatusHidden, nil); err != nil {
+		t.Fatal(err)
+	}
+	g3, _ := st.Generation(ctx)
+	if g3 <= g2 {
+		t.Errorf("generation %d after a status change, was %d; want it to grow", g3, g2)
+	}
+	if err := st.SetStatus(ctx, "missing", model.StatusHidden, nil); err == nil {
+		t.Error("status of a missing signal changed")
+	}
+	if g4, _ := st.Generation(ctx); g4 != g3 {
+		t.Errorf("generation moved from %d to %d without a change", g3, g4)
 	}
 }
 
