@@ -87,4 +87,3 @@ func BenchmarkSearchCacheHit(b *testing.B) {
 		}
 	})
 }
-
