@@ -61,8 +61,6 @@ type Server struct {
 	origin  string
 	server  *mcp.Server
 	handler http.Handler
-	// inputs are the input schemas of the tools, by name.
-	inputs map[string]*jsonschema.Schema
 }
 
 // New builds the MCP server and its tools once; every request reuses them.
@@ -78,11 +76,9 @@ func New(cfg Config) *Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		Logger:       cfg.Log,
 	})
-	s.inputs = map[string]*jsonschema.Schema{ListTool: listInput, GetTool: getInput, SearchTool: searchInput}
-	mcp.AddTool(s.server, listTool(), s.list)
-	mcp.AddTool(s.server, getTool(), s.get)
-	mcp.AddTool(s.server, searchTool(), s.search)
-	s.server.AddReceivingMiddleware(s.checkArguments)
+	s.server.AddTool(listTool(), handle(s, listInput, s.list))
+	s.server.AddTool(getTool(), handle(s, getInput, s.get))
+	s.server.AddTool(searchTool(), handle(s, searchInput, s.search))
 	s.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -157,43 +153,20 @@ func originOf(base string) string {
 	return scheme + "://" + host
 }
 
-// checkArguments validates the arguments of a call to a known tool with the
-// service's own rules before the SDK sees them, so that invalid arguments
-// get the same problem (invalid_parameter, unknown_parameter…) as on HTTP
-// rather than the SDK's schema message. Such calls never reach the tool and
-// so are never counted.
-func (s *Server) checkArguments(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		call, ok := req.(*mcp.CallToolRequest)
-		if method != "tools/call" || !ok || call.Params == nil {
-			return next(ctx, method, req)
-		}
-		schema, known := s.inputs[call.Params.Name]
-		if !known {
-			return next(ctx, method, req) // the SDK answers unknown tools
-		}
-		var err error
-		switch call.Params.Name {
-		case ListTool:
-			var a ListArgs
-			if err = checkArguments(schema, call.Params.Arguments, &a); err == nil {
-				_, err = a.listQuery()
-			}
-		case GetTool:
-			var a GetArgs
-			if err = checkArguments(schema, call.Params.Arguments, &a); err == nil {
-				_, err = a.id()
-			}
-		case SearchTool:
-			var a SearchArgs
-			if err = checkArguments(schema, call.Params.Arguments, &a); err == nil {
-				_, err = a.request().Validate()
-			}
-		}
-		if err != nil {
+// handle adapts a tool of typed arguments to the SDK's raw tool handler. The
+// service decodes and validates the arguments itself, once, with its own
+// rules, so invalid arguments get the same problem (invalid_parameter,
+// unknown_parameter…) as on HTTP and never reach the tool, which is what
+// counts a call. The SDK neither validates the arguments again nor
+// re-encodes the result: the bodies are fixed types whose conformance to
+// the output schemas the tests check.
+func handle[A any](s *Server, schema *jsonschema.Schema, tool func(context.Context, A) *mcp.CallToolResult) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args A
+		if err := checkArguments(schema, req.Params.Arguments, &args); err != nil {
 			return s.problemResult(ctx, err), nil
 		}
-		return next(ctx, method, req)
+		return tool(ctx, args), nil
 	}
 }
 

@@ -171,7 +171,7 @@ func searchTool() *mcp.Tool {
 // handlers of the tools. Each validates first, then counts the call, then
 // answers: a call that fails validation never reaches the count.
 
-func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, args ListArgs) (*mcp.CallToolResult, any, error) {
+func (s *Server) list(ctx context.Context, args ListArgs) *mcp.CallToolResult {
 	q, err := args.listQuery()
 	if err != nil {
 		return s.fail(ctx, err)
@@ -186,7 +186,7 @@ func (s *Server) list(ctx context.Context, _ *mcp.CallToolRequest, args ListArgs
 	return s.result(ctx, resp)
 }
 
-func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, args GetArgs) (*mcp.CallToolResult, any, error) {
+func (s *Server) get(ctx context.Context, args GetArgs) *mcp.CallToolResult {
 	id, err := args.id()
 	if err != nil {
 		return s.fail(ctx, err)
@@ -201,7 +201,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, args GetArgs) 
 	return s.result(ctx, resp)
 }
 
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, args SearchArgs) (*mcp.CallToolResult, any, error) {
+func (s *Server) search(ctx context.Context, args SearchArgs) *mcp.CallToolResult {
 	req := args.request()
 	if _, err := req.Validate(); err != nil {
 		return s.fail(ctx, err)
@@ -218,21 +218,18 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, args Search
 }
 
 // result answers a tool call with the HTTP response body as structured
-// content and, for clients that read only text, as JSON text. The handler
-// returns no typed output, so the SDK neither re-encodes the body nor
-// validates it again: the bodies are fixed types whose conformance to the
-// output schemas the tests check.
-func (s *Server) result(ctx context.Context, body any) (*mcp.CallToolResult, any, error) {
+// content and, for clients that read only text, as JSON text.
+func (s *Server) result(ctx context.Context, body any) *mcp.CallToolResult {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return s.fail(ctx, err)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}},
-		StructuredContent: json.RawMessage(b)}, nil, nil
+		StructuredContent: json.RawMessage(b)}
 }
 
 // fail answers a tool call with the problem of err: isError true, the
 // problem as structured content and as JSON text.
-func (s *Server) fail(ctx context.Context, err error) (*mcp.CallToolResult, any, error) {
-	return s.problemResult(ctx, err), nil, nil
+func (s *Server) fail(ctx context.Context, err error) *mcp.CallToolResult {
+	return s.problemResult(ctx, err)
 }
