@@ -38,6 +38,7 @@ func testInitialize(t *testing.T, version string) {
 	if caps.Tools == nil || caps.Tools.ListChanged {
 		t.Errorf("tools capability = %+v, want present without listChanged", caps.Tools)
 	}
+	//lint:ignore SA1019 the test checks that the deprecated logging capability is not offered
 	if caps.Logging != nil || caps.Prompts != nil || caps.Resources != nil {
 		t.Errorf("capabilities = %+v, want tools only", caps)
 	}

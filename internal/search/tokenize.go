@@ -27,9 +27,7 @@ func words(text string, buf []byte, fn func(w []byte)) []byte {
 	}
 	for i := 0; i < len(text); {
 		c := text[i]
-		var r rune
 		if c < utf8.RuneSelf {
-			r = rune(c)
 			i++
 			switch {
 			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
@@ -58,8 +56,7 @@ func words(text string, buf []byte, fn func(w []byte)) []byte {
 				continue
 			}
 		}
-		var n int
-		r, n = utf8.DecodeRuneInString(text[i:])
+		r, n := utf8.DecodeRuneInString(text[i:])
 		i += n
 		switch {
 		case r == '\u2019' || r == '\u02bc' || r == '\u2018':
