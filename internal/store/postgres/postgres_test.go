@@ -36,13 +36,8 @@ func TestStore(t *testing.T) {
 // to the limit.
 func TestQuotaExactAcrossPools(t *testing.T) {
 	t.Parallel()
-	conn := pgtest.FreshSchema(t)
-	pools := []*DB{open(t, conn), open(t, conn)}
+	pools, a := twoPools(t, "pools@example.com")
 	ctx := context.Background()
-	a, err := pools[0].CreateAccount(ctx, "pools@example.com", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := time.Date(2026, 11, 21, 10, 0, 5, 0, time.UTC)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -302,4 +297,17 @@ func TestDeepPages(t *testing.T) {
 // putSignal puts s with its folded forms, as the importer does.
 func putSignal(ctx context.Context, tx store.ImportTx, s model.Signal) error {
 	return tx.Put(ctx, s, s.Folded())
+}
+
+// twoPools opens two stores on one fresh schema, as two processes would,
+// and creates an account through the first.
+func twoPools(t *testing.T, email string) ([]*DB, model.Account) {
+	t.Helper()
+	conn := pgtest.FreshSchema(t)
+	pools := []*DB{open(t, conn), open(t, conn)}
+	a, err := pools[0].CreateAccount(context.Background(), email, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pools, a
 }

@@ -16,13 +16,8 @@ import (
 // Search reservations are exact across processes sharing the database.
 func TestReserveSearchExactAcrossPools(t *testing.T) {
 	t.Parallel()
-	conn := pgtest.FreshSchema(t)
-	pools := []*DB{open(t, conn), open(t, conn)}
+	pools, a := twoPools(t, "searches@example.com")
 	ctx := context.Background()
-	a, err := pools[0].CreateAccount(ctx, "searches@example.com", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := time.Date(2026, 11, 21, 10, 0, 5, 0, time.UTC)
 	if _, err := pools[0].TakeRequest(ctx, a.ID, model.InitialLimits, now); err != nil {
 		t.Fatal(err)
@@ -61,13 +56,8 @@ func TestReserveSearchExactAcrossPools(t *testing.T) {
 // Slots are exact across processes, freed by release or by their lease.
 func TestSearchSlotsAcrossPools(t *testing.T) {
 	t.Parallel()
-	conn := pgtest.FreshSchema(t)
-	pools := []*DB{open(t, conn), open(t, conn)}
+	pools, a := twoPools(t, "slots@example.com")
 	ctx := context.Background()
-	a, err := pools[0].CreateAccount(ctx, "slots@example.com", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
 	now := time.Date(2026, 11, 21, 10, 0, 5, 0, time.UTC)
 	lease := time.Minute
 	var wg sync.WaitGroup
