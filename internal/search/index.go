@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"time"
+
+	"signals/internal/store"
 )
 
 // indexBatch is how many signals are embedded per store round trip.
@@ -13,24 +15,13 @@ const indexBatch = 256
 func (s *Service) IndexOnce(ctx context.Context) (int, error) {
 	model := s.Scorer.Model()
 	total := 0
-	seen := map[string]bool{}
+	var cursor *store.Cursor
 	for {
-		docs, err := s.Store.SignalsNeedingVectors(ctx, model, CandidateChars, indexBatch)
+		docs, err := s.Store.SignalsNeedingVectors(ctx, model, CandidateChars, indexBatch, cursor)
 		if err != nil || len(docs) == 0 {
 			return total, err
 		}
-		// A signal whose vector could not be stored (it changed meanwhile)
-		// comes back; stop rather than loop, the next run retries it.
-		fresh := 0
-		for _, d := range docs {
-			if !seen[d.ID] {
-				seen[d.ID] = true
-				fresh++
-			}
-		}
-		if fresh == 0 {
-			return total, nil
-		}
+		cursor = store.CursorOf(docs[len(docs)-1])
 		texts := make([]string, len(docs))
 		for i, d := range docs {
 			texts[i] = d.Text

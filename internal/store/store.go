@@ -107,6 +107,15 @@ type Candidate struct {
 	Vector []float32
 }
 
+// Cursor is a position in listing order: a signal's publication time and id.
+type Cursor struct {
+	PublishedNS int64
+	ID          string
+}
+
+// CursorOf returns the position of s in listing order.
+func CursorOf(s model.Signal) *Cursor { return &Cursor{PublishedNS: s.PublishedAt.NS, ID: s.ID} }
+
 // Match is one scored signal of a search.
 type Match struct {
 	ID        string  `json:"id"`
@@ -131,8 +140,11 @@ type Searches interface {
 	// textChars, in no particular order.
 	SignalsByID(ctx context.Context, ids []string, textChars int) ([]model.Signal, error)
 	// SignalsNeedingVectors returns up to limit public signals without a
-	// current vector under model, Text cut to textChars.
-	SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int) ([]model.Signal, error)
+	// current vector under model, Text cut to textChars, in listing order
+	// (newest published first, then id descending), starting strictly after
+	// the signal at cursor (from the start when cursor is nil), so that a
+	// pass over the archive reads each signal once.
+	SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int, cursor *Cursor) ([]model.Signal, error)
 	// PutVectors stores vectors by signal id for the signals' current text.
 	PutVectors(ctx context.Context, vectorModel string, vectors map[string][]float32) error
 

@@ -67,11 +67,16 @@ func (db *DB) SignalsByID(ctx context.Context, ids []string, textChars int) ([]m
 }
 
 // SignalsNeedingVectors returns public signals without a current vector.
-func (db *DB) SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int) ([]model.Signal, error) {
+func (db *DB) SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int, cursor *store.Cursor) ([]model.Signal, error) {
+	after, args := "", []any{textChars, vectorModel, limit}
+	if cursor != nil {
+		after = ` AND (published_ns, id) < ($4, $5)`
+		args = append(args, cursor.PublishedNS, cursor.ID)
+	}
 	rows, err := db.pool.Query(ctx, `SELECT `+signalColumns+` FROM signals
 		WHERE `+publicOnly+` AND NOT EXISTS (SELECT FROM signal_vectors v
-			WHERE v.signal_id = signals.id AND v.model = $2 AND v.revision = signals.revision)
-		ORDER BY published_ns DESC, id DESC LIMIT $3`, textChars, vectorModel, limit)
+			WHERE v.signal_id = signals.id AND v.model = $2 AND v.revision = signals.revision)`+after+`
+		ORDER BY published_ns DESC, id DESC LIMIT $3`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -113,7 +113,7 @@ func TestVectorsFollowText(t *testing.T) {
 		storetest.Sig("hidden", 3, func(s *model.Signal) { s.Status = model.StatusHidden }))
 	need := func() []string {
 		t.Helper()
-		list, err := db.SignalsNeedingVectors(ctx, "m1", 100, 10)
+		list, err := db.SignalsNeedingVectors(ctx, "m1", 100, 10, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

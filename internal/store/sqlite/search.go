@@ -60,12 +60,18 @@ func (db *DB) SignalsByID(ctx context.Context, ids []string, textChars int) ([]m
 	return collectSignals(rows)
 }
 
-// SignalsNeedingVectors returns public signals without a current vector.
-func (db *DB) SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int) ([]model.Signal, error) {
+// SignalsNeedingVectors returns public signals without a current vector,
+// in listing order after cursor.
+func (db *DB) SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int, cursor *store.Cursor) ([]model.Signal, error) {
+	after, args := "", []any{textChars, vectorModel, limit}
+	if cursor != nil {
+		after = ` AND (published_ns, id) < (?4, ?5)`
+		args = append(args, cursor.PublishedNS, cursor.ID)
+	}
 	rows, err := db.read.QueryContext(ctx, `SELECT `+signalColumns+` FROM signals
 		LEFT JOIN signal_vectors v ON v.signal_pk = signals.pk AND v.model = ?2
-		WHERE `+publicOnly+` AND (v.revision IS NULL OR v.revision != signals.revision)
-		ORDER BY published_ns DESC, id DESC LIMIT ?3`, textChars, vectorModel, limit)
+		WHERE `+publicOnly+` AND (v.revision IS NULL OR v.revision != signals.revision)`+after+`
+		ORDER BY published_ns DESC, id DESC LIMIT ?3`, args...)
 	if err != nil {
 		return nil, err
 	}

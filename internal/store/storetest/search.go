@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -92,5 +93,44 @@ func testSearchSlotsAndReservations(t *testing.T, st store.Store) {
 	}
 	if u, _ := st.ReserveSearch(ctx, a.ID, 2, now.Add(24*time.Hour)); u.Denied != "" || u.SearchesUsed != 1 {
 		t.Errorf("next UTC day: %+v", u)
+	}
+}
+
+func testSignalsNeedingVectors(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	Put(t, st, Sig("a", 1), Sig("b", 2), Sig("c", 3), Sig("d", 4), Sig("e", 5),
+		Sig("hidden", 6, func(s *model.Signal) { s.Status = model.StatusHidden }))
+	pass := func() [][]string {
+		t.Helper()
+		var batches [][]string
+		var cursor *store.Cursor
+		for {
+			list, err := st.SignalsNeedingVectors(ctx, "m", 100, 2, cursor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) == 0 {
+				return batches
+			}
+			batches = append(batches, ids(list))
+			cursor = store.CursorOf(list[len(list)-1])
+		}
+	}
+	if got := fmt.Sprint(pass()); got != "[[e d] [c b] [a]]" {
+		t.Errorf("a pass in batches of 2 = %s, want [[e d] [c b] [a]] (listing order, each once, public only)", got)
+	}
+	if err := st.PutVectors(ctx, "m", map[string][]float32{"e": {1}, "c": {1}, "a": {1}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(pass()); got != "[[d b]]" {
+		t.Errorf("after storing e, c and a: %s, want [[d b]]", got)
+	}
+	// A changed text makes the stored vector stale; another model has none.
+	Put(t, st, Sig("c", 3, func(s *model.Signal) { s.Text = "new text" }))
+	if got := fmt.Sprint(pass()); got != "[[d c] [b]]" {
+		t.Errorf("after c's text changed: %s, want [[d c] [b]]", got)
+	}
+	if list, _ := st.SignalsNeedingVectors(ctx, "other", 100, 10, nil); len(list) != 5 {
+		t.Errorf("another model needs %d vectors, want 5", len(list))
 	}
 }
