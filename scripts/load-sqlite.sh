@@ -25,7 +25,9 @@ pid=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 # Serving starts by embedding every public signal for semantic search, once
 # (vectors are stored); measure the steady state after it.
-for _ in $(seq 1 600); do grep -q "embedded signals" "$dir/serve.log" && break; sleep 0.5; done
-grep -o 'msg="embedded signals".*' "$dir/serve.log" | head -1
+start=$(date +%s.%N)
+for _ in $(seq 1 1200); do grep -q "embedded signals" "$dir/serve.log" && break; sleep 0.1; done
+end=$(date +%s.%N)
+echo "first start: $(grep -o 'signals=[0-9]*' "$dir/serve.log" | head -1) embedded in about $(echo "$end - $start" | bc) s"
 go run ./tools/load -base "http://127.0.0.1:$port" -key "$key" -n 20000 -c 16
 echo "serving process: $(grep -E 'VmHWM|VmRSS' /proc/$pid/status | tr -s ' \t' ' ' | paste -sd ' ')"
