@@ -9,21 +9,18 @@ import (
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/quota"
+	"signals/internal/search"
 )
 
-// Semantic search limits of the HTTP search body and the search_signals tool
-// (DESIGN §5 and §6).
+// The document states the limits the code enforces, taken from where they
+// are enforced, so it cannot drift from them.
 const (
-	SearchLimitDefault = 20
-	SearchLimitMax     = 50
-	// SearchQueryMaxUnits is the longest query, in UTF-16 code units.
-	SearchQueryMaxUnits = 1200
-	// SearchWindow is the largest candidate window of one search.
-	SearchWindow = 512
-	// SearchCutoff is the inclusive relevance every match reaches.
-	SearchCutoff = 0.85
-	// MaxBodyBytes is the largest request body; larger ones are 413.
-	MaxBodyBytes = 32 << 10
+	SearchLimitDefault  = search.DefaultLimit
+	SearchLimitMax      = search.MaxMatches
+	SearchQueryMaxUnits = api.MaxQueryUTF16
+	SearchWindow        = search.WindowSize
+	SearchCutoff        = search.Cutoff
+	MaxBodyBytes        = api.MaxBodyBytes
 )
 
 // obj is a JSON object of the document.
