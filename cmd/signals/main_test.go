@@ -225,3 +225,16 @@ func TestOperatorCommands(t *testing.T) {
 		t.Fatalf("revoked key: %d, want 401 at once", resp.StatusCode)
 	}
 }
+
+func TestOneServerPerSQLiteFile(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "one.db")
+	startServe(t, db)
+	_, errs, code := run(t, "", "serve", "--addr", "127.0.0.1:0", "--database="+db)
+	if code != 1 || !strings.Contains(errs, "another signals serve process uses this SQLite file") {
+		t.Fatalf("a second serve on the same file: exit %d\n%s", code, errs)
+	}
+	// Operator commands still work beside the server.
+	if _, errs, code := run(t, "", "accounts", "create", "--email", "ops@example.com", "--database="+db); code != 0 {
+		t.Fatalf("accounts create beside a server: %d %s", code, errs)
+	}
+}

@@ -144,6 +144,16 @@ func (a *App) Store() store.Store { return a.store }
 // Handler returns the service's HTTP handler.
 func (a *App) Handler() http.Handler { return a.handler }
 
+// ClaimServing makes this process the only server of a store whose state
+// must live in one process (SQLite's quota counters); a store shared by
+// replicas (PostgreSQL) needs no claim.
+func (a *App) ClaimServing() error {
+	if c, ok := a.store.(interface{ ClaimServing() error }); ok {
+		return c.ClaimServing()
+	}
+	return nil
+}
+
 // Serve serves HTTP on ln until ctx is done, then shuts down gracefully.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{

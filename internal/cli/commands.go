@@ -45,6 +45,9 @@ func serve(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer a.Close()
+	if err := a.ClaimServing(); err != nil {
+		return err
+	}
 	if *withDemo {
 		if err := app.LoadDemo(ctx, a.Store(), demo.Records(), env.Stdout, log); err != nil {
 			return fmt.Errorf("demo data: %w", err)

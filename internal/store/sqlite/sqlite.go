@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
 
@@ -40,6 +41,9 @@ type DB struct {
 	claims   claims
 	// Log receives errors of background work; nil discards them.
 	Log *slog.Logger
+
+	path      string
+	serveLock *os.File
 }
 
 var _ store.Store = (*DB)(nil)
@@ -60,7 +64,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
-	db := &DB{write: write}
+	db := &DB{write: write, path: path}
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
@@ -79,7 +83,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // Close closes both connection pools.
 func (db *DB) Close() error {
-	return errors.Join(db.closeCounters(), db.read.Close(), db.write.Close())
+	err := errors.Join(db.closeCounters(), db.read.Close(), db.write.Close())
+	if db.serveLock != nil {
+		db.serveLock.Close() // releases the lock
+	}
+	return err
 }
 
 // Ping checks that the database answers a query.
