@@ -8,6 +8,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pb33f/libopenapi v0.36.6
 	github.com/pb33f/libopenapi-validator v0.13.8
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/text v0.43.0
 	modernc.org/sqlite v1.61.1
 )

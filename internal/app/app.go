@@ -23,6 +23,7 @@ import (
 	"signals/internal/store"
 	"signals/internal/store/postgres"
 	"signals/internal/store/sqlite"
+	"signals/internal/web"
 )
 
 // Config is the operator's configuration (flags and SIGNALS_* variables).
@@ -60,6 +61,7 @@ type App struct {
 	handler  http.Handler
 
 	discovery *discovery.Handler
+	site      *web.Site
 	mcp       *mcp.Server
 	// table is the route table, as routes registered it.
 	table []route
@@ -100,6 +102,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.api = &api.API{Store: st, Searcher: a.search, Problems: a.problems, BaseURL: cfg.BaseURL}
 	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.auth.Authenticate, Limiter: a.limiter,
 		API: a.api, Problems: a.problems, Log: log})
+	if a.site, err = web.New(cfg.BaseURL, a.problems); err != nil {
+		st.Close()
+		return nil, err
+	}
 	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log})
 	a.handler = a.routes()
 	return a, nil

@@ -39,6 +39,11 @@ func (a *App) routes() http.Handler {
 	// MCP (Streamable HTTP, stateless; API key).
 	mux.Handle(mcp.Path, a.mcp)
 
+	// Developer pages: HTML, or Markdown on request.
+	for _, p := range a.site.Paths() {
+		mux.Handle(p, methods(map[string]http.Handler{http.MethodGet: a.site}))
+	}
+
 	// Discovery documents, health checks and /.well-known.
 	for _, rt := range a.discovery.Routes() {
 		mux.Handle(rt.Pattern, rt.Handler)

@@ -1,0 +1,53 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"signals/internal/problem"
+)
+
+func TestNegotiate(t *testing.T) {
+	tests := []struct {
+		name   string
+		header []string
+		want   string
+		code   string
+	}{
+		{"no accept", nil, HTML, ""},
+		{"browser", []string{"Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}, HTML, ""},
+		{"markdown", []string{"Accept", "text/markdown"}, Markdown, ""},
+		{"markdown with wildcard", []string{"Accept", "text/markdown, */*;q=0.1"}, Markdown, ""},
+		{"wildcards never select markdown", []string{"Accept", "*/*"}, HTML, ""},
+		{"html equal wins", []string{"Accept", "text/markdown, text/html"}, HTML, ""},
+		{"html higher wins", []string{"Accept", "text/markdown;q=0.5, text/html;q=0.9"}, HTML, ""},
+		{"markdown higher wins", []string{"Accept", "text/markdown, text/html;q=0.5"}, Markdown, ""},
+		{"markdown q=0 refused", []string{"Accept", "text/markdown;q=0"}, HTML, ""},
+		{"bad q ignored", []string{"Accept", "text/markdown;q=2"}, HTML, ""},
+		{"router headers conflict", []string{"Accept", "text/markdown", "HX-Request", "true"}, "", problem.CodeConflictingFormats},
+		{"boosted conflict", []string{"Accept", "text/markdown", "HX-Boosted", "true"}, "", problem.CodeConflictingFormats},
+		{"router navigation keeps html", []string{"HX-Request", "true", "Accept", "text/html"}, HTML, ""},
+		{"prefetch keeps normal format", []string{"Accept", "text/markdown", "Sec-Purpose", "prefetch"}, HTML, ""},
+		{"legacy prefetch", []string{"Accept", "text/markdown", "Purpose", "prefetch"}, HTML, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "/developers", nil)
+			for i := 0; i+1 < len(tt.header); i += 2 {
+				r.Header.Add(tt.header[i], tt.header[i+1])
+			}
+			got, err := Negotiate(r)
+			var p *problem.Problem
+			switch {
+			case tt.code != "":
+				if !errors.As(err, &p) || p.Code != tt.code || p.Status != 400 {
+					t.Fatalf("got %q, %v; want problem %s", got, err, tt.code)
+				}
+			case err != nil || got != tt.want:
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
