@@ -51,3 +51,30 @@ func TestNegotiate(t *testing.T) {
 		})
 	}
 }
+
+// FuzzNegotiate feeds arbitrary Accept and router headers: the answer is
+// always HTML, Markdown, or the 400 conflicting_formats problem.
+func FuzzNegotiate(f *testing.F) {
+	f.Add("text/markdown", "")
+	f.Add("text/markdown;q=0.5, text/html;q=0.4", "true")
+	f.Add("*/*;q=abc, text/x-markdown;q=1", "")
+	f.Add(";;,,;q=", "1")
+	f.Fuzz(func(t *testing.T, accept, hx string) {
+		r := httptest.NewRequest(http.MethodGet, "/developers", nil)
+		r.Header.Set("Accept", accept)
+		if hx != "" {
+			r.Header.Set("HX-Request", hx)
+		}
+		got, err := Negotiate(r)
+		if err != nil {
+			var p *problem.Problem
+			if !errors.As(err, &p) || p.Code != problem.CodeConflictingFormats || hx == "" {
+				t.Fatalf("Accept %q, HX-Request %q: %v", accept, hx, err)
+			}
+			return
+		}
+		if got != HTML && got != Markdown {
+			t.Fatalf("format %q", got)
+		}
+	})
+}
