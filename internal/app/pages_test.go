@@ -81,3 +81,14 @@ func problemCodes(t *testing.T) map[string]bool {
 	}
 	return codes
 }
+
+func TestUnknownPathsAreJSON404s(t *testing.T) {
+	ta := newTestApp(t)
+	for _, path := range []string{"/", "/nothing", "/developers/nothing", "/admin", "/login"} {
+		resp, body := ta.get(path, "Authorization", "")
+		wantStatus(t, resp, body, http.StatusNotFound)
+		if p := decode[problem.Problem](t, body); p.Code != problem.CodeNotFound {
+			t.Errorf("%s: code %s", path, p.Code)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"signals/internal/api"
+	"signals/internal/problem"
 	"signals/internal/mcp"
 	"signals/internal/quota"
 )
@@ -48,6 +49,12 @@ func (a *App) routes() http.Handler {
 	for _, rt := range a.discovery.Routes() {
 		mux.Handle(rt.Pattern, rt.Handler)
 	}
+
+	// Everything else is a JSON 404, never an HTML shell or a sign-in page.
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		a.problems.Write(w, r, problem.NotFound("nothing at "+r.URL.Path+"; the developer documentation is at "+
+			strings.TrimRight(a.cfg.BaseURL, "/")+"/developers"))
+	})
 
 	a.table = mux.routes
 	return requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux))))
