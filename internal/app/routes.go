@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"signals/internal/api"
-	"signals/internal/problem"
 	"signals/internal/mcp"
+	"signals/internal/problem"
 	"signals/internal/quota"
 )
 
