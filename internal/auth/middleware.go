@@ -89,7 +89,13 @@ func (a *Authenticator) touch(ctx context.Context, keyID string) {
 		return
 	}
 	a.touched.Store(keyID, now)
-	_ = a.Store.TouchKey(context.WithoutCancel(ctx), keyID, now)
+	// Best effort and off the request's path: a write may wait for another
+	// process's import to release the database.
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		_ = a.Store.TouchKey(ctx, keyID, now)
+	}()
 }
 
 // Require lets only requests with a valid key through.

@@ -297,8 +297,11 @@ func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedS
 	now := s.Now()
 	result := store.CachedSearch{Matches: matches, CandidatesConsidered: len(cands),
 		SearchedAt: now.UTC(), ExpiresAt: now.Add(s.CacheTTL).UTC()}
-	if err := s.Store.PutCachedSearch(ctx, key, result); err != nil {
-		return result, err
+	// The search succeeded whether or not its result could be cached: a
+	// failed cache write (the database busy with a large import, say) costs
+	// later identical searches a fresh run, not this one its answer.
+	if err := s.Store.PutCachedSearch(ctx, key, result); err != nil && s.Log != nil {
+		s.Log.Warn("caching a search result", "err", err)
 	}
 	return result, nil
 }

@@ -14,6 +14,7 @@ import (
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/search"
+	"signals/internal/store"
 	"signals/internal/store/sqlite"
 	"signals/internal/store/storetest"
 )
@@ -382,5 +383,25 @@ func TestJoinAcrossProcesses(t *testing.T) {
 	}
 	if res.SearchesRemaining != 10 || len(res.Matches) != 1 {
 		t.Errorf("joined across processes: remaining=%d matches=%d", res.SearchesRemaining, len(res.Matches))
+	}
+}
+
+// failingCache is the store with a cache that cannot be written.
+type failingCache struct{ *sqlite.DB }
+
+func (failingCache) PutCachedSearch(context.Context, string, store.CachedSearch) error {
+	return errors.New("database is locked")
+}
+
+func TestCacheWriteFailureStillAnswers(t *testing.T) {
+	e := newEnv(t, 5)
+	e.sc.relevance = map[string]float64{"s001": 0.9}
+	e.svc.Store = failingCache{e.db}
+	ctx := context.Background()
+	for i, want := range []int{9, 8} {
+		res, err := e.svc.Search(ctx, e.alice, req("q"))
+		if err != nil || len(res.Matches) != 1 || res.CacheHit || res.SearchesRemaining != want {
+			t.Fatalf("search %d: %+v, %v; want an answer that could not be cached", i, res, err)
+		}
 	}
 }
