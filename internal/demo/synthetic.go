@@ -267,23 +267,7 @@ func (g *synth) fill(tmpl string) string {
 func (g *synth) times(s *model.Signal) {
 	at := syntheticEnd.Add(-time.Duration(g.rng.Int64N(int64(2 * 365 * 24 * time.Hour))))
 	s.PublishedAtPrecision = g.weighted(model.Precisions, []int{55, 25, 6, 8, 3, 2, 1})
-	pub := at.Truncate(time.Second)
-	switch s.PublishedAtPrecision {
-	case "minute":
-		pub = pub.Truncate(time.Minute)
-	case "hour":
-		pub = pub.Truncate(time.Hour)
-	case "day":
-		pub = time.Date(pub.Year(), pub.Month(), pub.Day(), 0, 0, 0, 0, time.UTC)
-	case "week":
-		d := time.Date(pub.Year(), pub.Month(), pub.Day(), 0, 0, 0, 0, time.UTC)
-		pub = d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
-	case "month":
-		pub = time.Date(pub.Year(), pub.Month(), 1, 0, 0, 0, 0, time.UTC)
-	case "year":
-		pub = time.Date(pub.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
-	}
-	s.PublishedAt = model.TimeOf(pub, 0)
+	s.PublishedAt = model.TimeOf(model.StartOf(at, s.PublishedAtPrecision), 0)
 	if g.intn(20) == 0 {
 		return
 	}

@@ -84,3 +84,26 @@ func (t *Time) UnmarshalText(b []byte) error {
 	*t = v
 	return nil
 }
+
+// StartOf returns the start, in UTC, of the unit of the given precision
+// (second, minute, hour, day, week from Monday, month, year) that contains t:
+// the publication time a signal of that precision is stored with.
+func StartOf(t time.Time, precision string) time.Time {
+	t = t.UTC()
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	switch precision {
+	case "minute":
+		return t.Truncate(time.Minute)
+	case "hour":
+		return t.Truncate(time.Hour)
+	case "day":
+		return day
+	case "week":
+		return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
+	case "month":
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	case "year":
+		return time.Date(t.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return t.Truncate(time.Second)
+}

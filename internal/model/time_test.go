@@ -2,6 +2,7 @@ package model
 
 import (
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -63,6 +64,19 @@ func TestFoldMatchesCaseInsensitively(t *testing.T) {
 	for _, tt := range tests {
 		if Fold(tt.a) != Fold(tt.b) {
 			t.Errorf("Fold(%q)=%q != Fold(%q)=%q", tt.a, Fold(tt.a), tt.b, Fold(tt.b))
+		}
+	}
+}
+
+func TestStartOf(t *testing.T) {
+	at := time.Date(2026, 11, 19, 15, 42, 37, 123456789, time.UTC) // a Thursday
+	for prec, want := range map[string]string{
+		"second": "2026-11-19T15:42:37Z", "minute": "2026-11-19T15:42:00Z", "hour": "2026-11-19T15:00:00Z",
+		"day": "2026-11-19T00:00:00Z", "week": "2026-11-16T00:00:00Z", "month": "2026-11-01T00:00:00Z",
+		"year": "2026-01-01T00:00:00Z",
+	} {
+		if got := StartOf(at, prec).Format(time.RFC3339Nano); got != want {
+			t.Errorf("StartOf(%s) = %s, want %s", prec, got, want)
 		}
 	}
 }

@@ -335,23 +335,7 @@ func drawTimes(rng *rand.Rand, p *post) {
 		prec = weighted(rng, []string{"second", "minute", "hour", "day", "week", "month"}, []int{52, 28, 6, 8, 3, 3})
 	}
 	p.sig.PublishedAtPrecision = prec
-	pub := p.at
-	switch prec {
-	case "minute":
-		pub = pub.Truncate(time.Minute)
-	case "hour":
-		pub = pub.Truncate(time.Hour)
-	case "day":
-		pub = time.Date(pub.Year(), pub.Month(), pub.Day(), 0, 0, 0, 0, time.UTC)
-	case "week":
-		d := time.Date(pub.Year(), pub.Month(), pub.Day(), 0, 0, 0, 0, time.UTC)
-		pub = d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7)) // back to Monday
-	case "month":
-		pub = time.Date(pub.Year(), pub.Month(), 1, 0, 0, 0, 0, time.UTC)
-	case "year":
-		pub = time.Date(pub.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
-	}
-	p.sig.PublishedAt = model.TimeOf(pub, 0)
+	p.sig.PublishedAt = model.TimeOf(model.StartOf(p.at, prec), 0)
 
 	if p.noObserved {
 		return
