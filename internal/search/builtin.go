@@ -185,10 +185,22 @@ const windowTopRank = 10
 // windowStats returns the mean, standard deviation and windowTopRank-th
 // highest value of s, blended with the priors for small windows.
 func (c BuiltinCalibration) windowStats(s []float64) (mean, sd, top float64) {
-	n := float64(len(s))
 	if len(s) == 0 {
 		return c.PriorMean, c.PriorSD, c.PriorTop
 	}
+	mean, sd, top = rawWindowStats(s)
+	n := float64(len(s))
+	w := n / (n + 20)
+	mean = w*mean + (1-w)*c.PriorMean
+	sd = w*sd + (1-w)*c.PriorSD
+	top = w*top + (1-w)*c.PriorTop
+	return mean, math.Max(sd, 1e-9), top
+}
+
+// rawWindowStats returns the mean, standard deviation and windowTopRank-th
+// highest value of a non-empty s, without priors.
+func rawWindowStats(s []float64) (mean, sd, top float64) {
+	n := float64(len(s))
 	for _, x := range s {
 		mean += x
 	}
@@ -199,12 +211,7 @@ func (c BuiltinCalibration) windowStats(s []float64) (mean, sd, top float64) {
 	sd = math.Sqrt(sd / n)
 	sorted := slices.Clone(s)
 	slices.Sort(sorted)
-	top = sorted[len(s)-min(len(s), windowTopRank)]
-	w := n / (n + 20)
-	mean = w*mean + (1-w)*c.PriorMean
-	sd = w*sd + (1-w)*c.PriorSD
-	top = w*top + (1-w)*c.PriorTop
-	return mean, math.Max(sd, 1e-9), top
+	return mean, sd, sorted[len(s)-min(len(s), windowTopRank)]
 }
 
 // relevance applies the calibration to the features of a whole window.

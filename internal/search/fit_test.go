@@ -86,7 +86,8 @@ func TestFitBuiltinCalibration(t *testing.T) {
 				for i, f := range q.fs {
 					s[i] = cal.linear(f)
 				}
-				mean, sd, top := windowStatsRaw(s)
+				mean, sd, top := rawWindowStats(s)
+				sd = math.Max(sd, 1e-9)
 				pm, psd, ptop = pm+mean, psd+sd, ptop+top
 				for i := range s {
 					if q.ys[i] >= 0 {
@@ -129,23 +130,6 @@ func TestFitBuiltinCalibration(t *testing.T) {
 	c := best.cal
 	t.Logf("best: recall %.3f\nBuiltinCalibration{Bias: %.3f, Cos: %.3f, Lex: %.3f, Soft: %.3f, Facet: %.3f, Spread: %.3f, Rank: %.3f, PriorMean: %.3f, PriorSD: %.3f, PriorTop: %.3f, SoftFloor: %.2f, SoftFull: %.2f}",
 		best.recall, c.Bias, c.Cos, c.Lex, c.Soft, c.Facet, c.Spread, c.Rank, c.PriorMean, c.PriorSD, c.PriorTop, c.SoftFloor, c.SoftFull)
-}
-
-// windowStatsRaw returns the mean, standard deviation and windowTopRank-th
-// highest value of s, without priors.
-func windowStatsRaw(s []float64) (mean, sd, top float64) {
-	n := float64(len(s))
-	for _, x := range s {
-		mean += x
-	}
-	mean /= n
-	for _, x := range s {
-		sd += (x - mean) * (x - mean)
-	}
-	sd = math.Sqrt(sd / n)
-	sorted := slices.Clone(s)
-	slices.Sort(sorted)
-	return mean, math.Max(sd, 1e-9), sorted[len(s)-min(len(s), windowTopRank)]
 }
 
 // fitLogistic fits weights w of P(y=1|x) = logistic(w·x) by Newton's method,
