@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -56,11 +57,11 @@ func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
 	// No stored id is invalid UTF-8, holds a control character or is longer
 	// than MaxIDChars (import refuses them), so such an id is simply missing.
 	if !model.PlausibleID(id) {
-		return nil, notFound(id)
+		return nil, errNoSignal
 	}
 	s, err := a.Store.GetSignal(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, notFound(id)
+		return nil, errNoSignal
 	}
 	if err != nil {
 		return nil, err
@@ -71,16 +72,21 @@ func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
 	return &out, nil
 }
 
-// unknownParam rejects a query parameter on an endpoint that takes none.
-func unknownParam(name string) error {
+// noQuery refuses any query parameter on an endpoint that takes none,
+// naming the first in sorted order so the answer does not vary.
+func noQuery(r *http.Request) error {
+	q := r.URL.Query()
+	if len(q) == 0 {
+		return nil
+	}
+	name := slices.Sorted(maps.Keys(q))[0]
 	p := problem.Unknown(name, []string{})
 	p.ValidationMessage = "is not a parameter of this endpoint, which takes none"
 	return p
 }
 
-func notFound(id string) error {
-	return problem.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
-}
+// errNoSignal answers every id that is not a public signal alike.
+var errNoSignal = problem.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
 
 // HandleList serves GET /api/v1/signals.
 func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
@@ -100,15 +106,13 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 // HandleGet serves GET /api/v1/signals/{id}. The id is taken from the
 // escaped path so that an encoded "/" stays part of it.
 func (a *API) HandleGet(w http.ResponseWriter, r *http.Request) {
-	if len(r.URL.Query()) > 0 {
-		for name := range r.URL.Query() {
-			a.Problems.Write(w, r, unknownParam(name))
-			return
-		}
+	if err := noQuery(r); err != nil {
+		a.Problems.Write(w, r, err)
+		return
 	}
 	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), SignalsPath+"/"))
 	if err != nil {
-		a.Problems.Write(w, r, notFound(id))
+		a.Problems.Write(w, r, errNoSignal)
 		return
 	}
 	resp, err := a.Get(r.Context(), id)

@@ -147,8 +147,8 @@ func (a *API) HandleSearch(w http.ResponseWriter, r *http.Request) {
 // fields, one object.
 func decodeSearch(w http.ResponseWriter, r *http.Request) (SearchRequest, error) {
 	var req SearchRequest
-	for name := range r.URL.Query() {
-		return req, unknownParam(name)
+	if err := noQuery(r); err != nil {
+		return req, err
 	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {

@@ -54,11 +54,9 @@ func NewUsage(u model.Usage, l model.Limits) UsageResponse {
 // HandleUsage serves GET /api/v1/usage. The request has been counted
 // already, so the answer includes it.
 func (a *API) HandleUsage(w http.ResponseWriter, r *http.Request) {
-	if len(r.URL.Query()) > 0 {
-		for name := range r.URL.Query() {
-			a.Problems.Write(w, r, unknownParam(name))
-			return
-		}
+	if err := noQuery(r); err != nil {
+		a.Problems.Write(w, r, err)
+		return
 	}
 	c, ok := quota.FromContext(r.Context())
 	if !ok {
