@@ -29,9 +29,9 @@ type Filter struct {
 // ListQuery is one page of a filtered listing.
 type ListQuery struct {
 	Filter
-	// Q is a literal substring; QFold is its folded form (see Fold).
+	// Q is a literal substring, matched case-insensitively: stores compare
+	// Fold(Q) with the folded fields.
 	Q        string
-	QFold    string
 	Page     int
 	PageSize int
 }
@@ -117,7 +117,7 @@ func ParseListQuery(v url.Values) (ListQuery, error) {
 			p.Detail = "q " + p.ValidationMessage
 			return q, p
 		}
-		q.Q, q.QFold = s[0], Fold(s[0])
+		q.Q = s[0]
 	}
 	if s, ok := v["observed_after"]; ok {
 		if len(s) != 1 {

@@ -37,7 +37,7 @@ func FuzzParseListQuery(f *testing.F) {
 				t.Fatalf("accepted tag %q", tag)
 			}
 		}
-		if q.Q != "" && (Chars(q.Q) > MaxQChars || q.QFold == "") {
+		if q.Q != "" && (Chars(q.Q) > MaxQChars || Fold(q.Q) == "") {
 			t.Fatalf("accepted q %q", q.Q)
 		}
 	})

@@ -159,7 +159,7 @@ func openListTable(b *testing.B, base string) (*DB, error) {
 func BenchmarkList(b *testing.B) {
 	db := benchDB(b)
 	page := func(page int, f model.Filter, q string) model.ListQuery {
-		return model.ListQuery{Filter: f, Q: q, QFold: model.Fold(q), Page: page, PageSize: 20}
+		return model.ListQuery{Filter: f, Q: q, Page: page, PageSize: 20}
 	}
 	cases := []struct {
 		name string

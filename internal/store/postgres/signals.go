@@ -75,16 +75,16 @@ func filterSQL(f model.Filter, a *args) string {
 func (db *DB) ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
 	a := args{model.ListSnippetChars}
 	where := filterSQL(q.Filter, &a)
-	if q.QFold != "" {
+	if q.Q != "" {
 		// strpos, not LIKE: % and _ match only themselves.
-		p := a.add(q.QFold)
+		p := a.add(model.Fold(q.Q))
 		where += ` AND (strpos(fold_text, ` + p + `) > 0 OR strpos(fold_author, ` + p +
 			`) > 0 OR strpos(fold_headline, ` + p + `) > 0)`
 	}
 	const order = ` ORDER BY published_ns DESC, id DESC`
 	page := order + ` LIMIT ` + a.add(q.PageSize+1) + ` OFFSET ` + a.add(q.Offset())
 	var sql string
-	if q.QFold == "" {
+	if q.Q == "" {
 		// Find the page's ids first: the listing indexes hold every column
 		// that needs, so rows that do not match and rows before the page
 		// are skipped in the index alone (an index-only scan once vacuum has

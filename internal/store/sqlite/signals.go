@@ -51,9 +51,10 @@ func collectSignals(rows *sql.Rows) ([]model.Signal, error) {
 func (db *DB) ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
 	where, args := filterSQL(q.Filter)
 	args = append([]any{model.ListSnippetChars}, args...)
-	if q.QFold != "" {
+	if q.Q != "" {
+		folded := model.Fold(q.Q)
 		where += ` AND (instr(fold_text, ?) > 0 OR instr(fold_author, ?) > 0 OR instr(fold_headline, ?) > 0)`
-		args = append(args, q.QFold, q.QFold, q.QFold)
+		args = append(args, folded, folded, folded)
 	}
 	args = append(args, q.PageSize+1, q.Offset())
 	rows, err := db.read.QueryContext(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+where+

@@ -173,7 +173,7 @@ func testSubstring(t *testing.T, st store.Store) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
-			got, _ := list(t, st, model.ListQuery{Q: tt.q, QFold: model.Fold(tt.q)})
+			got, _ := list(t, st, model.ListQuery{Q: tt.q})
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("q=%q: got %v, want %v", tt.q, got, tt.want)
 			}
