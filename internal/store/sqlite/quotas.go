@@ -157,36 +157,42 @@ func (r *usageRow) usage(now time.Time) model.Usage {
 	}
 }
 
-// TakeRequest counts one request if the account is under both limits.
-func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
+// change applies fn to the account's counters, rolled to now, under the
+// lock: fn returns the limit that refused the change ("" if it counted),
+// and the usage after it is returned.
+func (db *DB) change(ctx context.Context, accountID int64, now time.Time, fn func(r *usageRow) (denied string)) (model.Usage, error) {
 	r, err := db.row(ctx, accountID)
 	if err != nil {
 		return model.Usage{}, err
 	}
 	defer db.counters.mu.Unlock()
 	r.roll(now)
-	u := r.usage(now)
-	switch {
-	case r.DayUsed >= int64(l.DailyRequests):
-		u.Denied = model.LimitDay
-	case r.MinuteUsed >= int64(l.MinuteRequests):
-		u.Denied = model.LimitMinute
-	default:
-		r.MinuteUsed++
-		r.DayUsed++
-		u.MinuteUsed, u.DayUsed = int(r.MinuteUsed), int(r.DayUsed)
+	before := *r
+	denied := fn(r)
+	if *r != before {
 		db.counters.dirty[accountID] = true
 	}
+	u := r.usage(now)
+	u.Denied = denied
 	return u, nil
+}
+
+// TakeRequest counts one request if the account is under both limits.
+func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
+	return db.change(ctx, accountID, now, func(r *usageRow) string {
+		switch {
+		case r.DayUsed >= int64(l.DailyRequests):
+			return model.LimitDay
+		case r.MinuteUsed >= int64(l.MinuteRequests):
+			return model.LimitMinute
+		}
+		r.MinuteUsed++
+		r.DayUsed++
+		return ""
+	})
 }
 
 // Usage reports the account's usage without counting.
 func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error) {
-	r, err := db.row(ctx, accountID)
-	if err != nil {
-		return model.Usage{}, err
-	}
-	defer db.counters.mu.Unlock()
-	r.roll(now)
-	return r.usage(now), nil
+	return db.change(ctx, accountID, now, func(*usageRow) string { return "" })
 }

@@ -161,21 +161,13 @@ func (db *DB) PutCachedSearch(ctx context.Context, key string, r store.CachedSea
 
 // ReserveSearch takes one fresh search of the account's UTC day.
 func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
-	r, err := db.row(ctx, accountID)
-	if err != nil {
-		return model.Usage{}, err
-	}
-	defer db.counters.mu.Unlock()
-	r.roll(now)
-	u := r.usage(now)
-	if r.SearchesUsed >= int64(dailyLimit) {
-		u.Denied = model.LimitSearchDay
-		return u, nil
-	}
-	r.SearchesUsed++
-	u.SearchesUsed = int(r.SearchesUsed)
-	db.counters.dirty[accountID] = true
-	return u, nil
+	return db.change(ctx, accountID, now, func(r *usageRow) string {
+		if r.SearchesUsed >= int64(dailyLimit) {
+			return model.LimitSearchDay
+		}
+		r.SearchesUsed++
+		return ""
+	})
 }
 
 // slots are the running searches per account. One process serves an SQLite
