@@ -2,11 +2,8 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -182,9 +179,7 @@ RETURNING true`
 // AcquireSearchSlot takes one of the account's concurrent search slots,
 // shared by every process, until release or the end of the lease.
 func (db *DB) AcquireSearchSlot(ctx context.Context, accountID int64, max int, now time.Time, lease time.Duration) (func(), bool, error) {
-	token := make([]byte, 16)
-	rand.Read(token)
-	id := hex.EncodeToString(token)
+	id := newToken()
 	var ok bool
 	err := db.pool.QueryRow(ctx, acquireSlotSQL, accountID, now.UnixNano(), id, now.Add(lease).UnixNano(), max).Scan(&ok)
 	switch {
@@ -195,13 +190,5 @@ func (db *DB) AcquireSearchSlot(ctx context.Context, accountID int64, max int, n
 	case err != nil:
 		return nil, false, err
 	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			// Best effort: if this fails, the lease ends the slot anyway.
-			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer cancel()
-			db.pool.Exec(ctx, `UPDATE search_slots SET leases = leases - $2::text WHERE account_id = $1`, accountID, id)
-		})
-	}, true, nil
+	return db.releaser(ctx, `UPDATE search_slots SET leases = leases - $2::text WHERE account_id = $1`, accountID, id), true, nil
 }
