@@ -76,22 +76,7 @@ func (ta *testApp) do(method, path string, body io.Reader, header ...string) (*h
 		ta.t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+ta.key)
-	for i := 0; i+1 < len(header); i += 2 {
-		if header[i+1] == "" {
-			req.Header.Del(header[i])
-			continue
-		}
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		ta.t.Fatal(err)
-	}
+	resp, b := ta.send(req, header...)
 	ta.checkOpenAPI(req, resp, b)
 	return resp, b
 }
@@ -150,4 +135,30 @@ func wantStatus(t *testing.T, resp *http.Response, body []byte, status int) {
 	if resp.Header.Get("X-Request-Id") == "" {
 		t.Error("no X-Request-Id")
 	}
+}
+
+// send applies header pairs to req (an empty value removes the header;
+// "Host" sets the request's host) and returns the response with its body.
+func (ta *testApp) send(req *http.Request, header ...string) (*http.Response, []byte) {
+	ta.t.Helper()
+	for i := 0; i+1 < len(header); i += 2 {
+		switch {
+		case header[i] == "Host":
+			req.Host = header[i+1]
+		case header[i+1] == "":
+			req.Header.Del(header[i])
+		default:
+			req.Header.Set(header[i], header[i+1])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	return resp, b
 }
