@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -29,37 +30,25 @@ func BenchmarkQuotaTake(b *testing.B) {
 		accounts[i] = a
 	}
 	l := &quota.Limiter{Store: f.app.Store(), Now: time.Now}
-	per := max(b.N/clients, 1)
-	durations := make([][]time.Duration, clients)
-	var wg sync.WaitGroup
-	b.ResetTimer()
-	for c := range clients {
-		wg.Go(func() {
-			d := make([]time.Duration, 0, per)
-			for range per {
-				start := time.Now()
-				if _, err := l.Take(ctx, accounts[c]); err != nil {
-					b.Error(err)
-					return
-				}
-				d = append(d, time.Since(start))
-			}
-			durations[c] = d
-		})
-	}
-	wg.Wait()
-	b.StopTimer()
-	var all []time.Duration
-	for _, d := range durations {
-		all = append(all, d...)
-	}
-	reportMedian(b, all)
+	concurrently(b, func(c, _ int) {
+		if _, err := l.Take(ctx, accounts[c]); err != nil {
+			b.Error(err)
+		}
+	})
 }
 
 // BenchmarkListConcurrent200 is the whole list request, quota included,
 // with 200 clients at once: the end-to-end view of the same cost.
 func BenchmarkListConcurrent200(b *testing.B) {
 	f := loadFixture(b)
+	concurrently(b, func(c, i int) {
+		f.serve(b, "/api/v1/signals?page_size=20&"+filters[(c+i)%len(filters)])
+	})
+}
+
+// concurrently runs fn b.N times in all from 200 clients at once (fn gets
+// the client and its iteration) and reports the median latency.
+func concurrently(b *testing.B, fn func(client, i int)) {
 	per := max(b.N/clients, 1)
 	durations := make([][]time.Duration, clients)
 	var wg sync.WaitGroup
@@ -69,7 +58,7 @@ func BenchmarkListConcurrent200(b *testing.B) {
 			d := make([]time.Duration, 0, per)
 			for i := range per {
 				start := time.Now()
-				f.serve(b, "/api/v1/signals?page_size=20&"+filters[(c+i)%len(filters)])
+				fn(c, i)
 				d = append(d, time.Since(start))
 			}
 			durations[c] = d
@@ -77,9 +66,5 @@ func BenchmarkListConcurrent200(b *testing.B) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	var all []time.Duration
-	for _, d := range durations {
-		all = append(all, d...)
-	}
-	reportMedian(b, all)
+	reportMedian(b, slices.Concat(durations...))
 }
