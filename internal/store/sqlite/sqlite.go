@@ -35,7 +35,7 @@ var migrations embed.FS
 // reads use a pool that WAL lets run beside the writer.
 type DB struct {
 	write    *sql.DB
-	read     *sql.DB
+	read     *readPool
 	counters *counters
 	slots    slots
 	claims   claims
@@ -76,7 +76,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(readers)
 	read.SetMaxIdleConns(readers)
-	db.read = read
+	db.read = newReadPool(read)
 	db.startCounters()
 	return db, nil
 }
