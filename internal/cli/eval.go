@@ -81,7 +81,7 @@ func demoDocs(ctx context.Context) ([]search.Doc, error) {
 	}
 	docs := make([]search.Doc, len(list))
 	for i, c := range list {
-		docs[i] = search.Doc{ID: c.Signal.ID, Text: c.Signal.Text}
+		docs[i] = search.Doc{ID: c.Signal.ID, Text: c.Signal.Text, Tag: c.Signal.Tag}
 	}
 	return docs, nil
 }

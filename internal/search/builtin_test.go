@@ -9,15 +9,17 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"signals/internal/model"
 )
 
 var sampleDocs = []Doc{
-	{"job", "We're hiring a senior machine learning engineer to build our LLM platform in Paris. Remote friendly, competitive salary."},
-	{"funding", "Acme Robotics raised $40M in a Series B led by Example Ventures to scale its warehouse picking robots."},
-	{"launch", "Just launched our AI code assistant: it writes unit tests for your pull requests. Try it free today!"},
-	{"event", "Join us at the Paris AI meetup next Thursday evening: talks on retrieval-augmented generation and agents, pizza included."},
-	{"fr-job", "Nous recrutons un ingénieur en apprentissage automatique à Lyon, CDI, télétravail partiel."},
-	{"feedback", "Tried the new chatbot for customer support: slow answers and it invents facts. Disappointed so far."},
+	{ID: "job", Text: "We're hiring a senior machine learning engineer to build our LLM platform in Paris. Remote friendly, competitive salary."},
+	{ID: "funding", Text: "Acme Robotics raised $40M in a Series B led by Example Ventures to scale its warehouse picking robots."},
+	{ID: "launch", Text: "Just launched our AI code assistant: it writes unit tests for your pull requests. Try it free today!"},
+	{ID: "event", Text: "Join us at the Paris AI meetup next Thursday evening: talks on retrieval-augmented generation and agents, pizza included."},
+	{ID: "fr-job", Text: "Nous recrutons un ingénieur en apprentissage automatique à Lyon, CDI, télétravail partiel."},
+	{ID: "feedback", Text: "Tried the new chatbot for customer support: slow answers and it invents facts. Disappointed so far."},
 }
 
 func sampleCandidates(t testing.TB, s Scorer) []Candidate {
@@ -329,7 +331,7 @@ func TestRoot(t *testing.T) {
 // centred vectors would be the window's negated mean.
 func TestBuiltinScoreNoVectors(t *testing.T) {
 	b := mustBuiltin(t)
-	docs := append(slices.Clone(sampleDocs), Doc{"cjk", "介護施設での実証実験を3か月行いました。"})
+	docs := append(slices.Clone(sampleDocs), Doc{ID: "cjk", Text: "介護施設での実証実験を3か月行いました。"})
 	texts := make([]string, len(docs))
 	for i, d := range docs {
 		texts[i] = d.Text
@@ -349,6 +351,46 @@ func TestBuiltinScoreNoVectors(t *testing.T) {
 	for i, f := range fs {
 		if f.Cos != 0 {
 			t.Errorf("%s: cos %v, want 0", cands[i].ID, f.Cos)
+		}
+	}
+}
+
+// TestBuiltinTagMatchesItsKind checks that a signal classified under the
+// kind a query asks for matches the query's words for that kind, whatever
+// words its text uses.
+func TestBuiltinTagMatchesItsKind(t *testing.T) {
+	b := mustBuiltin(t)
+	text := "Acme Robotics builds picking robots for grocery warehouses in Lyon."
+	vs, err := b.EmbedDocuments(context.Background(), []string{text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := []Candidate{
+		{ID: "funding", Text: text, Vector: vs[0], Tag: "funding"},
+		{ID: "job", Text: text, Vector: vs[0], Tag: "job"},
+		{ID: "untagged", Text: text, Vector: vs[0]},
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"warehouse robot startups raising money", "funding"},
+		{"vacancies at warehouse robot makers", "job"},
+	} {
+		scores, err := b.Score(context.Background(), tc.query, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cands {
+			if c.ID != tc.want && scores[i] >= scores[slices.IndexFunc(cands, func(c Candidate) bool { return c.ID == tc.want })] {
+				t.Errorf("%q: %s scores %.3f, not below the %s signal: %v", tc.query, c.ID, scores[i], tc.want, scores)
+			}
+		}
+	}
+}
+
+// TestConceptTagsAreTags checks that every concept group's tag is a tag.
+func TestConceptTagsAreTags(t *testing.T) {
+	for _, c := range concepts {
+		if c.tag != "" && !slices.Contains(model.Tags, c.tag) {
+			t.Errorf("concept group %.30q has tag %q, not one of %v", c.words, c.tag, model.Tags)
 		}
 	}
 }

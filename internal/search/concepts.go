@@ -9,55 +9,66 @@ import "strings"
 // of signal the service collects (jobs, funding, launches, feedback, events,
 // physical AI) and a few recurring subjects. Words are folded vocabulary
 // words; French words are reached through the alias table.
-var concepts = []string{
+//
+// A group that names a kind of signal has its tag: a signal classified under
+// that tag matches the group's words fully, whatever words it uses ("small
+// thing that makes a coding assistant good or bad for me" is feedback).
+var concepts = []concept{
 	// funding
-	`funding funded fund funds fundraise fundraising raise raises raised raising round rounds
+	{tag: "funding", words: `funding funded fund funds fundraise fundraising raise raises raised raising round rounds
 	 investment investments invest invests invested investor investors capital financing
-	 financed valuation backing backed backer backers series seed`,
+	 financed valuation backing backed backer backers series seed`},
 	// jobs
-	`hiring hire hires hired recruiting recruit recruits recruitment recruiter job jobs vacancy
-	 vacancies openings positions careers employment intern interns internship internships`,
+	{tag: "job", words: `hiring hire hires hired recruiting recruit recruits recruitment recruiter job jobs vacancy
+	 vacancies openings positions careers employment intern interns internship internships`},
 	// launches
-	`launch launches launched launching release releases released releasing unveil unveils
+	{tag: "product_launch", words: `launch launches launched launching release releases released releasing unveil unveils
 	 unveiled unveiling introducing introduces introduced debut debuts debuted ships shipped
-	 available`,
+	 available`},
 	// feedback
-	`feedback review reviews complaints complaint impressions lessons opinion opinions`,
+	{tag: "product_feedback", words: `feedback review reviews complaints complaint impressions lessons opinion opinions`},
 	// events
-	`conference conferences meeting meetings summit forum seminar seminars expo workshop
-	 workshops symposium event events`,
+	{tag: "events", words: `conference conferences meeting meetings summit forum seminar seminars expo workshop
+	 workshops symposium event events`},
 	// competitions
-	`competition competitions contest contests`,
+	{tag: "events", words: `competition competitions contest contests`},
 	// people who write software
-	`programmer programmers developer developers coder coders`,
+	{words: `programmer programmers developer developers coder coders`},
 	// trucks
-	`truck trucks lorry lorries`,
+	{words: `truck trucks lorry lorries`},
 	// robots
-	`robot robots robotic robotics`,
+	{words: `robot robots robotic robotics`},
 	// drones
-	`drone drones uav uavs`,
+	{words: `drone drones uav uavs`},
 	// vehicles that drive themselves
-	`driverless self-driving robotaxi robotaxis`,
+	{words: `driverless self-driving robotaxi robotaxis`},
 	// speech
-	`speech voice voices transcription transcribe transcribes transcribing transcribed dictation`,
+	{words: `speech voice voices transcription transcribe transcribes transcribing transcribed dictation`},
 	// chips
-	`chip chips semiconductor semiconductors accelerator accelerators processor processors`,
+	{words: `chip chips semiconductor semiconductors accelerator accelerators processor processors`},
 	// health care
-	`health healthcare medical clinical hospital hospitals clinic clinics medicine doctors
-	 physicians clinicians patient patients diagnosis diagnostic diagnostics radiology nurses`,
+	{words: `health healthcare medical clinical hospital hospitals clinic clinics medicine doctors
+	 physicians clinicians patient patients diagnosis diagnostic diagnostics radiology nurses`},
 	// regulation
-	`regulation regulations regulatory legislation law laws compliance rules`,
+	{words: `regulation regulations regulatory legislation law laws compliance rules`},
 	// education
-	`school schools classroom classrooms teacher teachers students pupils education tutor tutoring`,
+	{words: `school schools classroom classrooms teacher teachers students pupils education tutor tutoring`},
 	// surgery
-	`surgery surgical surgeon surgeons`,
+	{words: `surgery surgical surgeon surgeons`},
+}
+
+// concept is one group of words, with the tag of the signals it names, if
+// any.
+type concept struct {
+	tag   string
+	words string
 }
 
 // conceptGroups maps each concept word's vocabulary index to 1 + its group.
 func conceptGroups(v *wordVectors) []uint8 {
 	g := make([]uint8, len(v.weight))
 	for i, group := range concepts {
-		for w := range strings.FieldsSeq(group) {
+		for w := range strings.FieldsSeq(group.words) {
 			if k := v.lookup([]byte(w)); k >= 0 {
 				g[k] = uint8(i + 1)
 			}

@@ -18,6 +18,7 @@ import (
 type Doc struct {
 	ID   string
 	Text string
+	Tag  string
 }
 
 // EvalSet is a labelled set of queries (testdata/eval.json).
@@ -128,7 +129,7 @@ func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report
 	}
 	cands := make([]Candidate, len(docs))
 	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i]}
+		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
 	}
 	rep := Report{Model: s.Model(), Docs: len(docs), Queries: len(set.Queries)}
 	var ndcgSum float64

@@ -41,7 +41,7 @@ func TestFitBuiltinCalibration(t *testing.T) {
 	}
 	cands := make([]Candidate, len(docs))
 	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i]}
+		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
 	}
 	fitSet, heldOut := splitEvalSet(set, 0), splitEvalSet(set, 1)
 	best := struct {

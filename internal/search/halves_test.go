@@ -99,7 +99,7 @@ func TestDumpFeatures(t *testing.T) {
 	vecs, _ := b.EmbedDocuments(context.Background(), texts)
 	cands := make([]Candidate, len(docs))
 	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i]}
+		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
 	}
 	for _, q := range set.Queries {
 		if qf != "all" && !strings.Contains(q.Query, qf) && q.Kind != qf {

@@ -59,6 +59,9 @@ type Candidate struct {
 	Text string
 	// Vector is what the same Scorer's EmbedDocuments returned for Text.
 	Vector []float32
+	// Tag is the signal's classification (job, funding…); the builtin
+	// scorer counts it as words about that kind of signal.
+	Tag string
 }
 
 // cut returns the first n code points of s.
