@@ -1,7 +1,7 @@
 // Package bench measures the service at the sizes its targets name:
 // 100,000 signals in SQLite on this machine. Run with
 //
-//	go test -run '^$' -bench 'List|Get|Quota' -benchtime 2000x ./internal/bench/
+//	go test -run '^$' -bench 'ListFiltered|ListSubstring$|ListConcurrent|Get|Quota' -benchtime 2000x ./internal/bench/
 //	go test -run '^$' -bench Import -benchtime 3x ./internal/bench/
 //
 // Latencies are measured at the server (the handler, no network), and the
