@@ -388,6 +388,13 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 	// best[d*nw+j]: match of query word j in document d. A query word's
 	// weight is its SIF weight times its IDF over the window, counting soft
 	// matches as fractional document frequency.
+	// kinds[j]: the tag of the signals query word j names, if any.
+	kinds := make([]string, nw)
+	for j, v := range q.words {
+		if g := b.groups[v]; g != 0 {
+			kinds[j] = concepts[g-1].tag
+		}
+	}
 	best := make([]float32, len(cands)*nw)
 	sdf := make([]float64, nw)
 	from := 0
@@ -402,8 +409,8 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 		}
 		// A signal classified under a query word's kind matches it.
 		if t := cands[d].Tag; t != "" {
-			for j, v := range q.words {
-				if g := b.groups[v]; g != 0 && concepts[g-1].tag == t {
+			for j, k := range kinds {
+				if k == t {
 					row[j] = 1
 				}
 			}

@@ -115,21 +115,33 @@ func Evaluate(ctx context.Context, s Scorer, docs []Doc, r io.Reader) (Report, e
 	return EvaluateSet(ctx, s, docs, set)
 }
 
-// EvaluateSet is Evaluate with a decoded set.
-func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report, error) {
+// candidates returns docs as search sees them: cut to CandidateChars and
+// embedded by s.
+func candidates(ctx context.Context, s Scorer, docs []Doc) ([]Candidate, error) {
 	texts := make([]string, len(docs))
-	known := make(map[string]bool, len(docs))
 	for i, d := range docs {
 		texts[i] = cut(d.Text, CandidateChars)
-		known[d.ID] = true
 	}
 	vecs, err := s.EmbedDocuments(ctx, texts)
 	if err != nil {
-		return Report{}, err
+		return nil, err
 	}
 	cands := make([]Candidate, len(docs))
 	for i, d := range docs {
 		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
+	}
+	return cands, nil
+}
+
+// EvaluateSet is Evaluate with a decoded set.
+func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report, error) {
+	known := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		known[d.ID] = true
+	}
+	cands, err := candidates(ctx, s, docs)
+	if err != nil {
+		return Report{}, err
 	}
 	rep := Report{Model: s.Model(), Docs: len(docs), Queries: len(set.Queries)}
 	var ndcgSum float64

@@ -31,17 +31,9 @@ func TestFitBuiltinCalibration(t *testing.T) {
 	b := mustBuiltin(t)
 	docs := demoDocs(t)
 	set := readDemoEvalSet(t)
-	texts := make([]string, len(docs))
-	for i, d := range docs {
-		texts[i] = cut(d.Text, CandidateChars)
-	}
-	vecs, err := b.EmbedDocuments(context.Background(), texts)
+	cands, err := candidates(context.Background(), b, docs)
 	if err != nil {
 		t.Fatal(err)
-	}
-	cands := make([]Candidate, len(docs))
-	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
 	}
 	fitSet, heldOut := splitEvalSet(set, 0), splitEvalSet(set, 1)
 	best := struct {

@@ -92,14 +92,9 @@ func TestDumpFeatures(t *testing.T) {
 	b := mustBuiltin(t)
 	docs := demoDocs(t)
 	set := readDemoEvalSet(t)
-	texts := make([]string, len(docs))
-	for i, d := range docs {
-		texts[i] = cut(d.Text, CandidateChars)
-	}
-	vecs, _ := b.EmbedDocuments(context.Background(), texts)
-	cands := make([]Candidate, len(docs))
-	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
+	cands, err := candidates(context.Background(), b, docs)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, q := range set.Queries {
 		if qf != "all" && !strings.Contains(q.Query, qf) && q.Kind != qf {
