@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"signals/internal/benchtest"
 	"signals/internal/demo"
 	"signals/internal/model"
 )
@@ -49,22 +49,11 @@ func benchmarkMCPList(b *testing.B, pageSize int) {
 	}
 	srv := httptest.NewServer(a.Handler())
 	b.Cleanup(srv.Close)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	send := func(req *http.Request) {
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || strings.Contains(string(body), `"isError":true`) {
-			b.Fatalf("%s %s: %d %s", req.Method, req.URL.Path, resp.StatusCode, body)
-		}
-	}
+	client := benchtest.Client()
 	httpList := func() {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/api/v1/signals?tags=funding,job&page_size="+strconv.Itoa(pageSize), nil)
 		req.Header.Set("Authorization", "Bearer "+key)
-		send(req)
+		benchtest.Send(b, client, req)
 	}
 	// What a stateless MCP client sends for one call: one POST.
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_signals","arguments":{"tags":["funding","job"],"page_size":` +
@@ -75,28 +64,9 @@ func benchmarkMCPList(b *testing.B, pageSize int) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		send(req)
+		benchtest.Send(b, client, req)
 	}
-	for range 50 { // warm up connections, caches and the SQLite page cache
-		httpList()
-		mcpList()
-	}
-	var httpTime, mcpTime time.Duration
-	timed := func(f func(), total *time.Duration) {
-		start := time.Now()
-		f()
-		*total += time.Since(start)
-	}
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		if i%2 == 0 {
-			timed(httpList, &httpTime)
-			timed(mcpList, &mcpTime)
-		} else {
-			timed(mcpList, &mcpTime)
-			timed(httpList, &httpTime)
-		}
-	}
+	httpTime, mcpTime := benchtest.SideBySide(b, httpList, mcpList)
 	n := float64(b.N)
 	ratio := float64(mcpTime) / float64(httpTime)
 	b.ReportMetric(float64(httpTime.Nanoseconds())/n, "http-ns/call")

@@ -4,14 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"signals/internal/benchtest"
 )
 
 // BenchmarkSDKFloor measures what the MCP SDK alone adds to one tools/call,
@@ -70,21 +70,10 @@ func benchmarkSDKFloor(b *testing.B, items int) {
 	}))
 	b.Cleanup(httpSrv.Close)
 
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	send := func(req *http.Request) {
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		got, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK || strings.Contains(string(got), `"isError":true`) {
-			b.Fatalf("%s: %d %s", req.URL, resp.StatusCode, got)
-		}
-	}
+	client := benchtest.Client()
 	plain := func() {
 		req, _ := http.NewRequest(http.MethodGet, httpSrv.URL+"/api/v1/signals?page_size=20", nil)
-		send(req)
+		benchtest.Send(b, client, req)
 	}
 	call := func() {
 		req, _ := http.NewRequest(http.MethodPost, mcpSrv.URL, strings.NewReader(
@@ -92,27 +81,9 @@ func benchmarkSDKFloor(b *testing.B, items int) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		send(req)
+		benchtest.Send(b, client, req)
 	}
-	for range 50 {
-		plain()
-		call()
-	}
-	var plainTime, callTime time.Duration
-	timed := func(f func(), total *time.Duration) {
-		start := time.Now()
-		f()
-		*total += time.Since(start)
-	}
-	for i := 0; b.Loop(); i++ {
-		if i%2 == 0 {
-			timed(plain, &plainTime)
-			timed(call, &callTime)
-		} else {
-			timed(call, &callTime)
-			timed(plain, &plainTime)
-		}
-	}
+	plainTime, callTime := benchtest.SideBySide(b, plain, call)
 	n := float64(b.N)
 	b.ReportMetric(float64(len(body)), "body-bytes")
 	b.ReportMetric(float64(plainTime.Nanoseconds())/n, "http-ns/call")
