@@ -40,6 +40,9 @@ type SearchConfig struct {
 	Provider string
 	// URL, Model and APIKey address an OpenAI-compatible embeddings server.
 	URL, Model, APIKey string
+	// Calibration maps that server's cosines to relevance; the zero value
+	// is search.DefaultOpenAICalibration.
+	Calibration search.OpenAICalibration
 	// Timeout bounds one fresh search (default 10s).
 	Timeout time.Duration
 	// Capacity is how many fresh searches one process scores at once
@@ -127,7 +130,11 @@ func NewScorer(c SearchConfig) (search.Scorer, error) {
 		if c.URL == "" || c.Model == "" {
 			return nil, errors.New("the openai search provider needs SIGNALS_SEARCH_URL and SIGNALS_SEARCH_MODEL")
 		}
-		return search.NewOpenAI(c.URL, c.Model, c.APIKey, 30*time.Second, search.DefaultOpenAICalibration)
+		cal := c.Calibration
+		if cal == (search.OpenAICalibration{}) {
+			cal = search.DefaultOpenAICalibration
+		}
+		return search.NewOpenAI(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
 	}
 	return nil, fmt.Errorf("unknown search provider %q: use builtin or openai", c.Provider)
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 
 	"signals/internal/app"
@@ -35,7 +36,9 @@ commands:
   keys list --email E                  list an account's keys
   keys revoke KEY_ID                   revoke a key
   migrate                              apply schema migrations
-  eval-search [-v] [--set FILE]        measure semantic search on the labelled set
+  eval-search [-v] [--set FILE] [--fit]
+                                       measure semantic search on the labelled set;
+                                       --fit calibrates the openai provider
 
 Every flag also reads an environment variable (run a command with -h).
 `
@@ -109,6 +112,8 @@ type command struct {
 	fs  *flag.FlagSet
 	env Env
 	cfg app.Config
+	// envErr is the first environment variable that did not parse.
+	envErr error
 }
 
 func newCommand(name string, env Env) *command {
@@ -127,9 +132,27 @@ func (c *command) stringVar(p *string, name, envName, def, help string) {
 	c.fs.StringVar(p, name, def, help+" ($"+envName+")")
 }
 
+// floatVar is stringVar for a number; an environment value that is not one
+// is a usage error when the command parses.
+func (c *command) floatVar(p *float64, name, envName string, def float64, help string) {
+	if v := c.env.Getenv(envName); v != "" {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil && c.envErr == nil {
+			c.envErr = fmt.Errorf("%w: $%s: %q is not a number", errUsage, envName, v)
+		}
+		if err == nil {
+			def = f
+		}
+	}
+	c.fs.Float64Var(p, name, def, help+" ($"+envName+")")
+}
+
 // parse parses flags that may appear before, between or after positional
 // arguments, and returns the positional ones.
 func (c *command) parse(args []string, wantArgs int, argNames string) ([]string, error) {
+	if c.envErr != nil {
+		return nil, c.envErr
+	}
 	var pos []string
 	for {
 		if err := c.fs.Parse(args); err != nil {

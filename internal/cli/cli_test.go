@@ -2,10 +2,18 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // runCLI runs one command in-process with the given environment.
@@ -93,5 +101,123 @@ func TestEvalSearchReports(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval-search output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// bagOfWordsServer is a test double of an OpenAI-compatible embeddings server
+// whose vectors are hashed word counts: texts that share words score a high
+// cosine, as with a weak real model.
+func bagOfWordsServer(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "bow" {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var out struct {
+			Data []item `json:"data"`
+		}
+		for i, text := range req.Input {
+			v := make([]float32, 4096)
+			for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+				if len(w) >= 4 {
+					h := fnv.New32a()
+					h.Write([]byte(w))
+					v[h.Sum32()%uint32(len(v))]++
+				}
+			}
+			v[0] += 0.01
+			out.Data = append(out.Data, item{i, v})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestEvalSearchFitsTheOpenAICalibration(t *testing.T) {
+	env := map[string]string{"SIGNALS_SEARCH_PROVIDER": "openai", "SIGNALS_SEARCH_URL": bagOfWordsServer(t), "SIGNALS_SEARCH_MODEL": "bow"}
+	out, errs, code := runCLI(t, env, "", "eval-search", "--fit")
+	if code != 0 {
+		t.Fatalf("eval-search --fit: %d %s", code, errs)
+	}
+	m := regexp.MustCompile(`(?m)^  SIGNALS_SEARCH_THRESHOLD=(\S+) SIGNALS_SEARCH_SLOPE=(\S+)$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("eval-search --fit prints no settings:\n%s", out)
+	}
+	threshold, err1 := strconv.ParseFloat(m[1], 64)
+	slope, err2 := strconv.ParseFloat(m[2], 64)
+	if err1 != nil || err2 != nil || threshold <= 0 || threshold >= 1 || slope <= 0 {
+		t.Fatalf("fitted threshold %q slope %q", m[1], m[2])
+	}
+	figures := func(out string) string {
+		i := strings.Index(out, "recall at")
+		if i < 0 {
+			t.Fatalf("no figures in:\n%s", out)
+		}
+		return out[i:]
+	}
+	fitted := figures(out)
+	var precision float64
+	if _, err := fmt.Sscanf(fitted[strings.Index(fitted, "precision"):], "precision %f", &precision); err != nil || precision < 0.6 {
+		t.Errorf("fitted precision %v (%v), want at least 0.60:\n%s", precision, err, out)
+	}
+
+	// The printed settings, read from the environment, give the same figures;
+	// the default calibration does not.
+	env["SIGNALS_SEARCH_THRESHOLD"], env["SIGNALS_SEARCH_SLOPE"] = m[1], m[2]
+	out2, errs, code := runCLI(t, env, "", "eval-search")
+	if code != 0 || figures(out2) != fitted {
+		t.Errorf("eval-search with the fitted settings: %d %s\n%s\nwant the figures of\n%s", code, errs, out2, out)
+	}
+	delete(env, "SIGNALS_SEARCH_THRESHOLD")
+	delete(env, "SIGNALS_SEARCH_SLOPE")
+	out3, _, code := runCLI(t, env, "", "eval-search")
+	if code != 0 || figures(out3) == fitted {
+		t.Errorf("eval-search with the default calibration gives the fitted figures: %d\n%s", code, out3)
+	}
+	// Flags override the environment.
+	env["SIGNALS_SEARCH_THRESHOLD"] = "0.99"
+	out4, _, code := runCLI(t, env, "", "eval-search", "--search-threshold", m[1], "--search-slope", m[2])
+	if code != 0 || figures(out4) != fitted {
+		t.Errorf("flags did not override the environment: %d\n%s", code, out4)
+	}
+}
+
+func TestSearchCalibrationErrors(t *testing.T) {
+	url := bagOfWordsServer(t)
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		says string
+	}{
+		{"threshold not a number", map[string]string{"SIGNALS_SEARCH_THRESHOLD": "half"}, nil, 2, `$SIGNALS_SEARCH_THRESHOLD: "half" is not a number`},
+		{"slope not a number", map[string]string{"SIGNALS_SEARCH_SLOPE": "20x"}, nil, 2, `$SIGNALS_SEARCH_SLOPE: "20x" is not a number`},
+		{"threshold flag not a number", nil, []string{"--search-threshold", "x"}, 2, "invalid value"},
+		{"threshold out of range", map[string]string{"SIGNALS_SEARCH_THRESHOLD": "1.5"}, nil, 1, "threshold must be a cosine between -1 and 1"},
+		{"slope not positive", nil, []string{"--search-slope", "0"}, 1, "slope must be positive"},
+		{"fit with builtin", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"--fit"}, 2, "--fit calibrates the openai provider"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"SIGNALS_SEARCH_PROVIDER": "openai", "SIGNALS_SEARCH_URL": url, "SIGNALS_SEARCH_MODEL": "bow"}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			_, errs, code := runCLI(t, env, "", append([]string{"eval-search"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errs, tc.says) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errs, tc.code, tc.says)
+			}
+		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"signals/internal/demo"
 	"signals/internal/importer"
 	"signals/internal/model"
+	"signals/internal/search"
 	"signals/internal/store"
 )
 
@@ -25,15 +26,9 @@ func serve(ctx context.Context, args []string, env Env) error {
 	c.stringVar(&c.cfg.Addr, "addr", "SIGNALS_ADDR", ":8080", "address to listen on")
 	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "http://localhost:8080",
 		"public base address of the service")
-	c.stringVar(&c.cfg.Search.Provider, "search-provider", "SIGNALS_SEARCH_PROVIDER", "builtin",
-		"semantic search scorer: builtin, or openai for any OpenAI-compatible embeddings server")
-	c.stringVar(&c.cfg.Search.URL, "search-url", "SIGNALS_SEARCH_URL", "", "base URL of the embeddings server (openai provider)")
-	c.stringVar(&c.cfg.Search.Model, "search-model", "SIGNALS_SEARCH_MODEL", "", "embedding model name (openai provider)")
+	c.searchFlags()
 	timeout := c.fs.Duration("search-timeout", envDuration(env, "SIGNALS_SEARCH_TIMEOUT", 10*time.Second),
 		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s ($SIGNALS_SEARCH_TIMEOUT)")
-	// A secret: read from the environment only, so it never shows in a
-	// process list or in -h output.
-	c.cfg.Search.APIKey = env.Getenv("SIGNALS_SEARCH_API_KEY")
 	withDemo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
@@ -58,6 +53,22 @@ func serve(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	return a.Serve(ctx, ln)
+}
+
+// searchFlags binds the semantic search scorer's settings, shared by serve
+// and eval-search.
+func (c *command) searchFlags() {
+	c.stringVar(&c.cfg.Search.Provider, "search-provider", "SIGNALS_SEARCH_PROVIDER", "builtin",
+		"semantic search scorer: builtin, or openai for any OpenAI-compatible embeddings server")
+	c.stringVar(&c.cfg.Search.URL, "search-url", "SIGNALS_SEARCH_URL", "", "base URL of the embeddings server (openai provider)")
+	c.stringVar(&c.cfg.Search.Model, "search-model", "SIGNALS_SEARCH_MODEL", "", "embedding model name (openai provider)")
+	c.floatVar(&c.cfg.Search.Calibration.Threshold, "search-threshold", "SIGNALS_SEARCH_THRESHOLD", search.DefaultOpenAICalibration.Threshold,
+		"cosine of query and signal embeddings that scores relevance 0.85, the match cutoff (openai provider; eval-search --fit finds it)")
+	c.floatVar(&c.cfg.Search.Calibration.Slope, "search-slope", "SIGNALS_SEARCH_SLOPE", search.DefaultOpenAICalibration.Slope,
+		"how fast relevance changes with the cosine around the threshold (openai provider; eval-search --fit finds it)")
+	// A secret: read from the environment only, so it never shows in a
+	// process list or in -h output.
+	c.cfg.Search.APIKey = c.env.Getenv("SIGNALS_SEARCH_API_KEY")
 }
 
 // openStore opens the configured store for an operator command.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 
 	"signals/internal/app"
 	"signals/internal/demo"
@@ -15,16 +16,14 @@ import (
 
 // evalSearch measures the configured scorer on the labelled evaluation set
 // over the bundled demo data: recall of the labelled signals at the cutoff,
-// precision of the matches and nDCG@10.
+// precision of the matches and nDCG@10. With --fit it first fits the openai
+// provider's calibration to its model and prints the settings to use.
 func evalSearch(ctx context.Context, args []string, env Env) error {
 	c := newCommand("eval-search", env)
-	c.stringVar(&c.cfg.Search.Provider, "search-provider", "SIGNALS_SEARCH_PROVIDER", "builtin",
-		"semantic search scorer: builtin or openai")
-	c.stringVar(&c.cfg.Search.URL, "search-url", "SIGNALS_SEARCH_URL", "", "base URL of the embeddings server (openai provider)")
-	c.stringVar(&c.cfg.Search.Model, "search-model", "SIGNALS_SEARCH_MODEL", "", "embedding model name (openai provider)")
-	c.cfg.Search.APIKey = env.Getenv("SIGNALS_SEARCH_API_KEY")
+	c.searchFlags()
 	set := c.fs.String("set", "", "an evaluation set (JSON); default: the bundled set over the demo data")
 	verbose := c.fs.Bool("v", false, "print one line per query")
+	fit := c.fs.Bool("fit", false, "fit the openai provider's calibration (threshold and slope) on the set and print it")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
@@ -45,19 +44,40 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 		defer f.Close()
 		r = f
 	}
-	report, err := search.Evaluate(ctx, scorer, docs, r)
+	evalSet, err := search.ReadEvalSet(r)
 	if err != nil {
+		return err
+	}
+	var report search.Report
+	if *fit {
+		o, ok := scorer.(*search.OpenAI)
+		if !ok {
+			return fmt.Errorf("%w: --fit calibrates the openai provider; the builtin calibration is fitted by its tests (internal/search/fit_test.go)", errUsage)
+		}
+		fitted, rep, err := search.FitOpenAI(ctx, o, docs, evalSet)
+		if err != nil {
+			return err
+		}
+		cal := fitted.Calibration()
+		fmt.Fprintf(env.Stdout, "fitted for %s: a cosine of %s scores %.2f, slope %s; to use it:\n",
+			fitted.Model(), formatFloat(cal.Threshold), search.Cutoff, formatFloat(cal.Slope))
+		fmt.Fprintf(env.Stdout, "  SIGNALS_SEARCH_THRESHOLD=%s SIGNALS_SEARCH_SLOPE=%s\n",
+			formatFloat(cal.Threshold), formatFloat(cal.Slope))
+		report = rep
+	} else if report, err = search.EvaluateSet(ctx, scorer, docs, evalSet); err != nil {
 		return err
 	}
 	if *verbose {
 		fmt.Fprint(env.Stdout, report.String())
 		return nil
 	}
-	fmt.Fprintf(env.Stdout, "scorer %s over %d public demo signals\n", scorer.Model(), len(docs))
+	fmt.Fprintf(env.Stdout, "scorer %s over %d public demo signals\n", report.Model, len(docs))
 	fmt.Fprintf(env.Stdout, "recall at %.2f   %.3f\nprecision        %.3f\nnDCG@10          %.3f\n",
 		search.Cutoff, report.Recall, report.Precision, report.NDCG10)
 	return nil
 }
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // demoDocs loads the demo data into a scratch database and returns its
 // public signals as the evaluation corpus, exactly as search sees them.

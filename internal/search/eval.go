@@ -135,20 +135,28 @@ func candidates(ctx context.Context, s Scorer, docs []Doc) ([]Candidate, error) 
 
 // EvaluateSet is Evaluate with a decoded set.
 func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report, error) {
-	known := make(map[string]bool, len(docs))
-	for _, d := range docs {
-		known[d.ID] = true
-	}
 	cands, err := candidates(ctx, s, docs)
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Model: s.Model(), Docs: len(docs), Queries: len(set.Queries)}
+	return evaluate(s.Model(), cands, set, func(q int) ([]float64, error) {
+		return s.Score(ctx, set.Queries[q].Query, cands)
+	})
+}
+
+// evaluate reports on set over cands, with score giving the relevance of
+// every candidate to the query at index q of the set.
+func evaluate(model string, cands []Candidate, set EvalSet, score func(q int) ([]float64, error)) (Report, error) {
+	known := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		known[c.ID] = true
+	}
+	rep := Report{Model: model, Docs: len(cands), Queries: len(set.Queries)}
 	var ndcgSum float64
 	var ndcgN int
 	unknown := map[string]bool{}
-	for _, q := range set.Queries {
-		scores, err := s.Score(ctx, q.Query, cands)
+	for qi, q := range set.Queries {
+		scores, err := score(qi)
 		if err != nil {
 			return Report{}, fmt.Errorf("query %q: %w", q.Query, err)
 		}

@@ -26,8 +26,20 @@ type OpenAICalibration struct {
 // DefaultOpenAICalibration suits OpenAI's text-embedding-3-small, where a
 // query and a passage clearly about it have a cosine of about 0.5 and
 // unrelated texts of the same domain 0.1 to 0.35. Other models differ: fit
-// Threshold with Evaluate on the evaluation set.
+// theirs with FitOpenAI (signals eval-search --fit).
 var DefaultOpenAICalibration = OpenAICalibration{Threshold: 0.5, Slope: 20}
+
+// Validate reports whether c can calibrate: a threshold inside [-1, 1], the
+// range of a cosine, and a positive, finite slope.
+func (c OpenAICalibration) Validate() error {
+	if math.IsNaN(c.Threshold) || c.Threshold < -1 || c.Threshold > 1 {
+		return fmt.Errorf("search: calibration threshold must be a cosine between -1 and 1, got %v", c.Threshold)
+	}
+	if !(c.Slope > 0) || math.IsInf(c.Slope, 0) {
+		return fmt.Errorf("search: calibration slope must be positive, got %v", c.Slope)
+	}
+	return nil
+}
 
 func (c OpenAICalibration) relevance(cos float64) float64 {
 	return logistic(c.Slope*(cos-c.Threshold) + math.Log(Cutoff/(1-Cutoff)))
@@ -64,8 +76,8 @@ func NewOpenAI(baseURL, model, apiKey string, timeout time.Duration, cal OpenAIC
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("search: embeddings model must be set")
 	}
-	if cal.Slope <= 0 {
-		return nil, errors.New("search: calibration slope must be positive")
+	if err := cal.Validate(); err != nil {
+		return nil, err
 	}
 	path := strings.TrimRight(u.Path, "/")
 	path = strings.TrimSuffix(path, "/v1")
@@ -99,9 +111,34 @@ func (o *OpenAI) EmbedDocuments(ctx context.Context, texts []string) ([][]float3
 	return out, nil
 }
 
+// Calibration returns the calibration o scores with.
+func (o *OpenAI) Calibration() OpenAICalibration { return o.cal }
+
+// WithCalibration returns a copy of o that scores with cal.
+func (o *OpenAI) WithCalibration(cal OpenAICalibration) (*OpenAI, error) {
+	if err := cal.Validate(); err != nil {
+		return nil, err
+	}
+	c := *o
+	c.cal = cal
+	return &c, nil
+}
+
 // Score implements Scorer. Candidates without a vector of the query's length
 // are embedded in the same request as the query.
 func (o *OpenAI) Score(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
+	cos, err := o.cosines(ctx, query, cands)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range cos {
+		cos[i] = o.cal.relevance(c)
+	}
+	return cos, nil
+}
+
+// cosines returns the cosine of the query's embedding with each candidate's.
+func (o *OpenAI) cosines(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
 	if len(cands) == 0 {
 		return nil, ctx.Err()
 	}
@@ -146,7 +183,7 @@ func (o *OpenAI) Score(ctx context.Context, query string, cands []Candidate) ([]
 		if len(v) != len(qv) {
 			return nil, fmt.Errorf("search: candidate %q has a %d-dimensional vector, the query %d", c.ID, len(v), len(qv))
 		}
-		out[i] = o.cal.relevance(cosine(qv, v))
+		out[i] = cosine(qv, v)
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // fakeEmbeddings stands in for a hosted OpenAI-compatible embeddings API. It
@@ -324,5 +326,130 @@ func TestOpenAICalibration(t *testing.T) {
 				t.Errorf("relevance(%v) = %v, want %v", tc.cos, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestOpenAICalibrationValidate(t *testing.T) {
+	for _, cal := range []OpenAICalibration{{1.5, 20}, {-1.01, 20}, {math.NaN(), 20}, {0.5, 0}, {0.5, -3}, {0.5, math.Inf(1)}, {0.5, math.NaN()}} {
+		if err := cal.Validate(); err == nil {
+			t.Errorf("%+v: no error", cal)
+		}
+		if _, err := NewOpenAI("http://localhost:11434", "m", "", 0, cal); err == nil {
+			t.Errorf("NewOpenAI with %+v: no error", cal)
+		}
+	}
+	for _, cal := range []OpenAICalibration{{-1, 0.1}, {1, 100}, DefaultOpenAICalibration} {
+		if err := cal.Validate(); err != nil {
+			t.Errorf("%+v: %v", cal, err)
+		}
+	}
+}
+
+// bagOfWords embeds a text as its hashed, counted lowercase words: texts that
+// share words have a high cosine, as with a weak real model.
+func bagOfWords(text string) []float32 {
+	v := make([]float32, 4096)
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) < 4 {
+			continue // a crude stop list
+		}
+		h := fnv.New32a()
+		h.Write([]byte(w))
+		v[h.Sum32()%uint32(len(v))]++
+	}
+	v[0] += 0.01
+	return v
+}
+
+func TestFitOpenAI(t *testing.T) {
+	docs := demoDocs(t)
+	set := readDemoEvalSet(t)
+	f := &fakeEmbeddings{}
+	f.respond = func(w http.ResponseWriter, req embeddingsRequest) {
+		writeEmbeddings(w, req, bagOfWords)
+	}
+	o := newFake(t, f, "")
+	o.Batch = 100
+	fitted, rep, err := FitOpenAI(context.Background(), o, docs, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal := fitted.Calibration()
+	t.Logf("fitted %+v: %s", cal, rep.String()[:strings.Index(rep.String(), "\nkind")])
+	if o.Calibration() != DefaultOpenAICalibration {
+		t.Errorf("FitOpenAI changed the scorer it was given")
+	}
+	if cal == DefaultOpenAICalibration || cal.Threshold <= 0 || cal.Threshold >= 1 || cal.Slope <= 0 {
+		t.Errorf("calibration %+v", cal)
+	}
+	// Every doc and every query is embedded once.
+	wantRequests := (len(docs)+o.Batch-1)/o.Batch + len(set.Queries)
+	if len(f.requests) != wantRequests {
+		t.Errorf("%d embeddings requests, want %d", len(f.requests), wantRequests)
+	}
+	if rep.Precision < fitPrecision || rep.Recall <= 0 || rep.Matches < 10 {
+		t.Errorf("fitted report: recall %.3f precision %.3f over %d matches; want precision at least %.2f", rep.Recall, rep.Precision, rep.Matches, fitPrecision)
+	}
+	// The report is what the fitted scorer gives when it searches.
+	again, err := EvaluateSet(context.Background(), fitted, docs, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Hits != rep.Hits || again.Matches != rep.Matches || math.Abs(again.NDCG10-rep.NDCG10) > 1e-9 {
+		t.Errorf("fitted scorer: %d hits of %d matches, nDCG %.4f; the fit reported %d of %d, %.4f", again.Hits, again.Matches, again.NDCG10, rep.Hits, rep.Matches, rep.NDCG10)
+	}
+	// The default calibration does not suit this model: its threshold is not
+	// the one that holds the precision.
+	def, err := EvaluateSet(context.Background(), o, docs, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.Hits == rep.Hits && def.Matches == rep.Matches {
+		t.Errorf("the default calibration gives the same matches as the fitted one")
+	}
+}
+
+func TestFitOpenAIWithoutSeparation(t *testing.T) {
+	f := &fakeEmbeddings{}
+	f.respond = func(w http.ResponseWriter, req embeddingsRequest) {
+		writeEmbeddings(w, req, func(string) []float32 { return []float32{1, 2, 3} })
+	}
+	_, _, err := FitOpenAI(context.Background(), newFake(t, f, ""), demoDocs(t), readDemoEvalSet(t))
+	if err == nil || !strings.Contains(err.Error(), "does not separate") {
+		t.Fatalf("a model that gives every text the same vector: %v", err)
+	}
+}
+
+func writeEmbeddings(w http.ResponseWriter, req embeddingsRequest, embed func(string) []float32) {
+	type item struct {
+		Index     int       `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	}
+	var out struct {
+		Data []item `json:"data"`
+	}
+	for i, in := range req.Input {
+		out.Data = append(out.Data, item{i, embed(in)})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(out)
+}
+
+func TestShortestBetween(t *testing.T) {
+	for _, tc := range []struct{ lo, hi, want float64 }{
+		{0.30857, 0.30866, 0.3086},
+		{0.2, 0.9, 0.6},
+		{0.41, 0.42, 0.415},
+		{-0.05, 0.05, 0},
+		{0.123456789, 0.1234568, 0.12345679},
+		{0.5, 0.5, 0.5}, // no decimal strictly between: the midpoint
+	} {
+		got := shortestBetween(tc.lo, tc.hi, (tc.lo+tc.hi)/2)
+		if !(got > tc.lo && got < tc.hi) && tc.lo != tc.hi {
+			t.Errorf("shortestBetween(%v, %v) = %v: not strictly between", tc.lo, tc.hi, got)
+		}
+		if math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("shortestBetween(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
 	}
 }
