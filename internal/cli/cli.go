@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"signals/internal/app"
 )
@@ -135,16 +136,31 @@ func (c *command) stringVar(p *string, name, envName, def, help string) {
 // floatVar is stringVar for a number; an environment value that is not one
 // is a usage error when the command parses.
 func (c *command) floatVar(p *float64, name, envName string, def float64, help string) {
-	if v := c.env.Getenv(envName); v != "" {
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil && c.envErr == nil {
-			c.envErr = fmt.Errorf("%w: $%s: %q is not a number", errUsage, envName, v)
-		}
-		if err == nil {
-			def = f
-		}
+	c.fs.Float64Var(p, name, envValue(c, envName, def, func(v string) (float64, error) {
+		return strconv.ParseFloat(v, 64)
+	}), help+" ($"+envName+")")
+}
+
+// durationVar is floatVar for a duration such as "10s".
+func (c *command) durationVar(p *time.Duration, name, envName string, def time.Duration, help string) {
+	c.fs.DurationVar(p, name, envValue(c, envName, def, time.ParseDuration), help+" ($"+envName+")")
+}
+
+// envValue returns the environment variable envName parsed, or def if it is
+// unset; a value that does not parse is kept in c.envErr for parse to return.
+func envValue[T any](c *command, envName string, def T, parse func(string) (T, error)) T {
+	v := c.env.Getenv(envName)
+	if v == "" {
+		return def
 	}
-	c.fs.Float64Var(p, name, def, help+" ($"+envName+")")
+	x, err := parse(strings.TrimSpace(v))
+	if err != nil {
+		if c.envErr == nil {
+			c.envErr = fmt.Errorf("%w: $%s: %q is not a valid value", errUsage, envName, v)
+		}
+		return def
+	}
+	return x
 }
 
 // parse parses flags that may appear before, between or after positional

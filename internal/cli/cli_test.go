@@ -202,8 +202,8 @@ func TestSearchCalibrationErrors(t *testing.T) {
 		code int
 		says string
 	}{
-		{"threshold not a number", map[string]string{"SIGNALS_SEARCH_THRESHOLD": "half"}, nil, 2, `$SIGNALS_SEARCH_THRESHOLD: "half" is not a number`},
-		{"slope not a number", map[string]string{"SIGNALS_SEARCH_SLOPE": "20x"}, nil, 2, `$SIGNALS_SEARCH_SLOPE: "20x" is not a number`},
+		{"threshold not a number", map[string]string{"SIGNALS_SEARCH_THRESHOLD": "half"}, nil, 2, `$SIGNALS_SEARCH_THRESHOLD: "half" is not a valid value`},
+		{"slope not a number", map[string]string{"SIGNALS_SEARCH_SLOPE": "20x"}, nil, 2, `$SIGNALS_SEARCH_SLOPE: "20x" is not a valid value`},
 		{"threshold flag not a number", nil, []string{"--search-threshold", "x"}, 2, "invalid value"},
 		{"threshold out of range", map[string]string{"SIGNALS_SEARCH_THRESHOLD": "1.5"}, nil, 1, "threshold must be a cosine between -1 and 1"},
 		{"slope not positive", nil, []string{"--search-slope", "0"}, 1, "slope must be positive"},
@@ -219,5 +219,23 @@ func TestSearchCalibrationErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, errs, tc.code, tc.says)
 			}
 		})
+	}
+}
+
+func TestServeRefusesABadSearchTimeout(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		says string
+	}{
+		{map[string]string{"SIGNALS_SEARCH_TIMEOUT": "ten seconds"}, nil, `$SIGNALS_SEARCH_TIMEOUT: "ten seconds" is not a valid value`},
+		{nil, []string{"--search-timeout", "0s"}, "--search-timeout must be positive"},
+		{map[string]string{"SIGNALS_SEARCH_TIMEOUT": "-5s"}, nil, "--search-timeout must be positive"},
+	} {
+		_, errs, code := runCLI(t, tc.env, "", append([]string{"serve", "--database", db, "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errs, tc.says) {
+			t.Errorf("serve %v %v: exit %d, stderr %q; want 2 and %q", tc.env, tc.args, code, errs, tc.says)
+		}
 	}
 }

@@ -27,13 +27,15 @@ func serve(ctx context.Context, args []string, env Env) error {
 	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "http://localhost:8080",
 		"public base address of the service")
 	c.searchFlags()
-	timeout := c.fs.Duration("search-timeout", envDuration(env, "SIGNALS_SEARCH_TIMEOUT", 10*time.Second),
-		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s ($SIGNALS_SEARCH_TIMEOUT)")
+	c.durationVar(&c.cfg.Search.Timeout, "search-timeout", "SIGNALS_SEARCH_TIMEOUT", 10*time.Second,
+		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s")
 	withDemo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	c.cfg.Search.Timeout = *timeout
+	if c.cfg.Search.Timeout <= 0 {
+		return fmt.Errorf("%w: --search-timeout must be positive, got %s", errUsage, c.cfg.Search.Timeout)
+	}
 	log := c.logger()
 	a, err := app.New(ctx, c.cfg, log)
 	if err != nil {
@@ -328,12 +330,4 @@ func keysRevoke(ctx context.Context, args []string, env Env) error {
 	}
 	fmt.Fprintf(env.Stderr, "revoked %s\n", pos[0])
 	return nil
-}
-
-// envDuration reads a duration such as "10s" from the environment.
-func envDuration(env Env, name string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(env.Getenv(name)); err == nil && d > 0 {
-		return d
-	}
-	return def
 }
