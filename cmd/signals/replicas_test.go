@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"hash/fnv"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/search/searchtest"
 	"signals/internal/store/postgres/pgtest"
 )
 
@@ -41,29 +40,12 @@ func embeddings(t *testing.T) *httptest.Server {
 			case strings.Contains(text, "zzslow"):
 				time.Sleep(time.Second)
 			}
-			out.Data = append(out.Data, item{i, bagOfWords(text)})
+			out.Data = append(out.Data, item{i, searchtest.BagOfWords(text)})
 		}
 		json.NewEncoder(w).Encode(out)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-func bagOfWords(text string) []float32 {
-	v := make([]float32, 32)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%32]++
-	}
-	var n float64
-	for _, x := range v {
-		n += float64(x * x)
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(n) + 1e-9)
-	}
-	return v
 }
 
 // hanging receives a value whenever a "zzhang" query reaches the embeddings

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
+
+	"signals/internal/search/searchtest"
 )
 
 // runCLI runs one command in-process with the given environment.
@@ -105,8 +105,7 @@ func TestEvalSearchReports(t *testing.T) {
 }
 
 // bagOfWordsServer is a test double of an OpenAI-compatible embeddings server
-// whose vectors are hashed word counts: texts that share words score a high
-// cosine, as with a weak real model.
+// (searchtest.BagOfWords) serving the model "bow".
 func bagOfWordsServer(t *testing.T) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -118,27 +117,7 @@ func bagOfWordsServer(t *testing.T) string {
 			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			return
 		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []item `json:"data"`
-		}
-		for i, text := range req.Input {
-			v := make([]float32, 4096)
-			for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-				if len(w) >= 4 {
-					h := fnv.New32a()
-					h.Write([]byte(w))
-					v[h.Sum32()%uint32(len(v))]++
-				}
-			}
-			v[0] += 0.01
-			out.Data = append(out.Data, item{i, v})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(out)
+		searchtest.WriteEmbeddings(w, req.Input, searchtest.BagOfWords)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL

@@ -145,7 +145,6 @@ func FitOpenAI(ctx context.Context, o *OpenAI, docs []Doc, set EvalSet) (*OpenAI
 		return nil, Report{}, err
 	}
 	cosines := make([][]float64, len(set.Queries))
-	var xs [][]float64
 	var cos, ys []float64
 	for qi, q := range set.Queries {
 		cs, err := o.cosines(ctx, q.Query, cands)
@@ -161,7 +160,6 @@ func FitOpenAI(ctx context.Context, o *OpenAI, docs []Doc, set EvalSet) (*OpenAI
 			case slices.Contains(q.Acceptable, c.ID):
 				continue
 			}
-			xs = append(xs, []float64{1, cs[i]})
 			cos = append(cos, cs[i])
 			ys = append(ys, y)
 		}
@@ -172,6 +170,10 @@ func FitOpenAI(ctx context.Context, o *OpenAI, docs []Doc, set EvalSet) (*OpenAI
 	thr, _, _ := recallThreshold(cos, ys, fitPrecision)
 	if math.IsInf(thr, 1) {
 		return nil, Report{}, fmt.Errorf("search: no cosine keeps a precision of %.2f over at least 10 pairs: model %s does not separate this set's relevant signals", fitPrecision, o.model)
+	}
+	xs := make([][]float64, len(cos))
+	for i, c := range cos {
+		xs[i] = []float64{1, c}
 	}
 	w := fitLogistic(xs, ys)
 	if !(w[1] > 0) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"net/http"
@@ -14,7 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode"
+
+	"signals/internal/search/searchtest"
 )
 
 // fakeEmbeddings stands in for a hosted OpenAI-compatible embeddings API. It
@@ -55,22 +55,8 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.respond(w, req)
 		return
 	}
-	type item struct {
-		Object    string    `json:"object"`
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	out := struct {
-		Object string `json:"object"`
-		Data   []item `json:"data"`
-		Model  string `json:"model"`
-	}{Object: "list", Model: req.Model}
-	// Answer in reverse order: clients must use the index.
-	for i := len(req.Input) - 1; i >= 0; i-- {
-		out.Data = append(out.Data, item{"embedding", i, fakeVector(req.Input[i])})
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(out)
+	// searchtest answers in reverse order: clients must use the index.
+	searchtest.WriteEmbeddings(w, req.Input, fakeVector)
 }
 
 func newFake(t *testing.T, f *fakeEmbeddings, suffix string) *OpenAI {
@@ -345,28 +331,12 @@ func TestOpenAICalibrationValidate(t *testing.T) {
 	}
 }
 
-// bagOfWords embeds a text as its hashed, counted lowercase words: texts that
-// share words have a high cosine, as with a weak real model.
-func bagOfWords(text string) []float32 {
-	v := make([]float32, 4096)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if len(w) < 4 {
-			continue // a crude stop list
-		}
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%uint32(len(v))]++
-	}
-	v[0] += 0.01
-	return v
-}
-
 func TestFitOpenAI(t *testing.T) {
 	docs := demoDocs(t)
 	set := readDemoEvalSet(t)
 	f := &fakeEmbeddings{}
 	f.respond = func(w http.ResponseWriter, req embeddingsRequest) {
-		writeEmbeddings(w, req, bagOfWords)
+		searchtest.WriteEmbeddings(w, req.Input, searchtest.BagOfWords)
 	}
 	o := newFake(t, f, "")
 	o.Batch = 100
@@ -412,27 +382,12 @@ func TestFitOpenAI(t *testing.T) {
 func TestFitOpenAIWithoutSeparation(t *testing.T) {
 	f := &fakeEmbeddings{}
 	f.respond = func(w http.ResponseWriter, req embeddingsRequest) {
-		writeEmbeddings(w, req, func(string) []float32 { return []float32{1, 2, 3} })
+		searchtest.WriteEmbeddings(w, req.Input, func(string) []float32 { return []float32{1, 2, 3} })
 	}
 	_, _, err := FitOpenAI(context.Background(), newFake(t, f, ""), demoDocs(t), readDemoEvalSet(t))
 	if err == nil || !strings.Contains(err.Error(), "does not separate") {
 		t.Fatalf("a model that gives every text the same vector: %v", err)
 	}
-}
-
-func writeEmbeddings(w http.ResponseWriter, req embeddingsRequest, embed func(string) []float32) {
-	type item struct {
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	var out struct {
-		Data []item `json:"data"`
-	}
-	for i, in := range req.Input {
-		out.Data = append(out.Data, item{i, embed(in)})
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(out)
 }
 
 func TestShortestBetween(t *testing.T) {
