@@ -117,13 +117,21 @@ type command struct {
 	envErr error
 }
 
+// newCommand returns a command that works on the database SIGNALS_DATABASE
+// names.
 func newCommand(name string, env Env) *command {
-	fs := flag.NewFlagSet("signals "+name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	c := &command{fs: fs, env: env}
+	c := newScratchCommand(name, env)
 	c.stringVar(&c.cfg.Database, "database", "SIGNALS_DATABASE", "signals.db",
 		"a SQLite file path, or a postgres:// URL")
 	return c
+}
+
+// newScratchCommand returns a command that has no database flag, for one
+// that works on data of its own.
+func newScratchCommand(name string, env Env) *command {
+	fs := flag.NewFlagSet("signals "+name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	return &command{fs: fs, env: env}
 }
 
 func (c *command) stringVar(p *string, name, envName, def, help string) {

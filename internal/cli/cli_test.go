@@ -187,6 +187,7 @@ func TestSearchCalibrationErrors(t *testing.T) {
 		{"threshold out of range", map[string]string{"SIGNALS_SEARCH_THRESHOLD": "1.5"}, nil, 1, "threshold must be a cosine between -1 and 1"},
 		{"slope not positive", nil, []string{"--search-slope", "0"}, 1, "slope must be positive"},
 		{"fit with builtin", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"--fit"}, 2, "--fit calibrates the openai provider"},
+		{"no database", nil, []string{"--database", "x.db"}, 2, "flag provided but not defined: -database"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := map[string]string{"SIGNALS_SEARCH_PROVIDER": "openai", "SIGNALS_SEARCH_URL": url, "SIGNALS_SEARCH_MODEL": "bow"}

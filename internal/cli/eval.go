@@ -19,7 +19,7 @@ import (
 // precision of the matches and nDCG@10. With --fit it first fits the openai
 // provider's calibration to its model and prints the settings to use.
 func evalSearch(ctx context.Context, args []string, env Env) error {
-	c := newCommand("eval-search", env)
+	c := newScratchCommand("eval-search", env)
 	c.searchFlags()
 	set := c.fs.String("set", "", "an evaluation set (JSON); default: the bundled set over the demo data")
 	verbose := c.fs.Bool("v", false, "print one line per query")
