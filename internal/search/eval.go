@@ -43,6 +43,18 @@ type EvalQuery struct {
 	Note string `json:"note,omitempty"`
 }
 
+// label is the fitting label of the signal id for q: 1 if it answers q, 0
+// if it does not, and -1 if it is acceptable, a pair left out of fits.
+func (q EvalQuery) label(id string) float64 {
+	switch {
+	case slices.Contains(q.Relevant, id):
+		return 1
+	case slices.Contains(q.Acceptable, id):
+		return -1
+	}
+	return 0
+}
+
 //go:embed testdata/eval.json
 var demoEvalSet []byte
 

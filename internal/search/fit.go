@@ -153,15 +153,10 @@ func FitOpenAI(ctx context.Context, o *OpenAI, docs []Doc, set EvalSet) (*OpenAI
 		}
 		cosines[qi] = cs
 		for i, c := range cands {
-			y := 0.0
-			switch {
-			case slices.Contains(q.Relevant, c.ID):
-				y = 1
-			case slices.Contains(q.Acceptable, c.ID):
-				continue
+			if y := q.label(c.ID); y >= 0 {
+				cos = append(cos, cs[i])
+				ys = append(ys, y)
 			}
-			cos = append(cos, cs[i])
-			ys = append(ys, y)
 		}
 	}
 	if !slices.Contains(ys, 1) {

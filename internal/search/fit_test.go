@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"os"
-	"slices"
 	"testing"
 )
 
@@ -56,11 +55,7 @@ func TestFitBuiltinCalibration(t *testing.T) {
 				}
 				qq := query{fs: fs, ys: make([]float64, len(cands))}
 				for i, c := range cands {
-					switch {
-					case slices.Contains(q.Relevant, c.ID):
-						qq.ys[i] = 1
-					case slices.Contains(q.Acceptable, c.ID):
-						qq.ys[i] = -1
+					if qq.ys[i] = q.label(c.ID); qq.ys[i] < 0 {
 						continue
 					}
 					xs = append(xs, []float64{1, fs[i].Cos, fs[i].Lex, fs[i].Soft, fs[i].Facet})
