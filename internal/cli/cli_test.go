@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -216,6 +217,29 @@ func TestServeRefusesABadSearchTimeout(t *testing.T) {
 		_, errs, code := runCLI(t, tc.env, "", append([]string{"serve", "--database", db, "--addr", "127.0.0.1:0"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errs, tc.says) {
 			t.Errorf("serve %v %v: exit %d, stderr %q; want 2 and %q", tc.env, tc.args, code, errs, tc.says)
+		}
+	}
+}
+
+// serve reads the openai calibration through the same flags as eval-search:
+// a setting out of range stops it before it listens.
+func TestServeReadsTheSearchCalibration(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	env := map[string]string{"SIGNALS_SEARCH_PROVIDER": "openai", "SIGNALS_SEARCH_URL": bagOfWordsServer(t), "SIGNALS_SEARCH_MODEL": "bow"}
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		says string
+	}{
+		{map[string]string{"SIGNALS_SEARCH_THRESHOLD": "1.2"}, nil, "threshold must be a cosine between -1 and 1, got 1.2"},
+		{nil, []string{"--search-slope", "-1"}, "slope must be positive, got -1"},
+		{map[string]string{"SIGNALS_SEARCH_SLOPE": "steep"}, nil, `$SIGNALS_SEARCH_SLOPE: "steep" is not a valid value`},
+	} {
+		e := maps.Clone(env)
+		maps.Copy(e, tc.env)
+		_, errs, code := runCLI(t, e, "", append([]string{"serve", "--database", db, "--addr", "127.0.0.1:0"}, tc.args...)...)
+		if code == 0 || !strings.Contains(errs, tc.says) {
+			t.Errorf("serve %v %v: exit %d, stderr %q; want a failure saying %q", tc.env, tc.args, code, errs, tc.says)
 		}
 	}
 }
