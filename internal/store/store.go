@@ -24,6 +24,11 @@ type Store interface {
 	Accounts
 	Quotas
 	Searches
+	Sessions
+	AccountData
+	Digests
+	Site
+	OAuth
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	// Close releases the store's resources.
@@ -49,6 +54,27 @@ type Signals interface {
 	// SetStatus sets a signal's editorial status and, when marketOnly is not
 	// nil, its market-only flag.
 	SetStatus(ctx context.Context, id, status string, marketOnly *bool) error
+}
+
+// Site stores the website's own content, feed hubs and articles, and
+// answers which filter values the public signals use.
+type Site interface {
+	// CreateHub registers a hub; ErrExists if its slug is taken.
+	CreateHub(ctx context.Context, h model.Hub) error
+	// Hubs lists the hubs by slug.
+	Hubs(ctx context.Context) ([]model.Hub, error)
+	// Hub finds a hub by slug; ErrNotFound if there is none.
+	Hub(ctx context.Context, slug string) (model.Hub, error)
+	// RemoveHub removes a hub; ErrNotFound if there is none.
+	RemoveHub(ctx context.Context, slug string) error
+	// PutArticles upserts articles by slug in one transaction.
+	PutArticles(ctx context.Context, articles []model.Article) error
+	// Articles lists every article, newest published first, then by slug.
+	Articles(ctx context.Context) ([]model.Article, error)
+	// Article finds an article by slug; ErrNotFound if there is none.
+	Article(ctx context.Context, slug string) (model.Article, error)
+	// PublicCountries lists the countries of public signals, sorted.
+	PublicCountries(ctx context.Context) ([]string, error)
 }
 
 // ImportTx is an import in progress: nothing is visible until Commit.
@@ -166,4 +192,105 @@ type Searches interface {
 	// another process holds it, and that process's result will appear in
 	// the cache.
 	ClaimSearch(ctx context.Context, key string, now time.Time, lease time.Duration) (release func(), ok bool, err error)
+}
+
+// SignInLink is a one-time sign-in link, known by the hash of its token.
+type SignInLink struct {
+	Hash  []byte
+	Email string
+	// Next is the local path to go to once signed in ("" for the account).
+	Next      string
+	ExpiresAt time.Time
+}
+
+// Session is a browser session, known by the hash of its cookie's token.
+type Session struct {
+	Hash      []byte
+	AccountID int64
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// Sessions stores sign-in links, browser sessions and the counts that
+// throttle requests for links.
+type Sessions interface {
+	// PutSignInLink stores a link.
+	PutSignInLink(ctx context.Context, l SignInLink) error
+	// TakeSignInLink removes the link with this hash and returns it, so
+	// that it is used once; ErrNotFound if there is none or it expired.
+	TakeSignInLink(ctx context.Context, hash []byte, now time.Time) (SignInLink, error)
+	// CreateSession stores a session.
+	CreateSession(ctx context.Context, s Session) error
+	// SessionByHash returns the unexpired session with this hash and its
+	// account; ErrNotFound otherwise.
+	SessionByHash(ctx context.Context, hash []byte, now time.Time) (Session, model.Account, error)
+	// RenewSession moves a session's expiry.
+	RenewSession(ctx context.Context, hash []byte, expires time.Time) error
+	// DeleteSession ends a session; ending one that is gone is no error.
+	DeleteSession(ctx context.Context, hash []byte) error
+	// Throttle counts one event under key in the window [start, end) if
+	// fewer than limit were counted there; ok is false (and nothing is
+	// counted) otherwise. It is exact across processes.
+	Throttle(ctx context.Context, key []byte, start, end time.Time, limit int) (ok bool, err error)
+	// SweepSessions deletes links, sessions and throttle windows that
+	// ended before now.
+	SweepSessions(ctx context.Context, now time.Time) error
+}
+
+// DayUsage is what one account used on one UTC day.
+type DayUsage struct {
+	AccountID int64
+	Day       time.Time
+	Requests  int
+	Searches  int
+}
+
+// AccountData is what the account area keeps and removes of an account
+// beyond its keys and current usage.
+type AccountData interface {
+	// AddDailyUsage adds each entry's counts to its account's day.
+	AddDailyUsage(ctx context.Context, add []DayUsage) error
+	// DailyUsage returns the account's recorded days in [from, to), oldest
+	// first; days without use are absent.
+	DailyUsage(ctx context.Context, accountID int64, from, to time.Time) ([]DayUsage, error)
+	// DeleteAccount removes the account and everything it owns: keys,
+	// sessions, usage, interests, and the sign-in links sent to its
+	// email. ErrNotFound if there is no such account.
+	DeleteAccount(ctx context.Context, id int64) error
+}
+
+// DigestTarget is an account whose digest is due.
+type DigestTarget struct {
+	Account   model.Account
+	Interests model.Interests
+}
+
+// Digests stores email interests and the digests sent for them.
+type Digests interface {
+	// Interests returns the account's interests; ErrNotFound if it chose
+	// none.
+	Interests(ctx context.Context, accountID int64) (model.Interests, error)
+	// PutInterests replaces the account's interests.
+	PutInterests(ctx context.Context, accountID int64, in model.Interests) error
+	// DeleteInterests removes the account's interests; removing none is no
+	// error.
+	DeleteInterests(ctx context.Context, accountID int64) error
+	// DigestsDue returns up to limit accounts with interests of this
+	// frequency, chosen before the period began at start, and no finished
+	// digest for period.
+	DigestsDue(ctx context.Context, frequency, period string, start time.Time, limit int) ([]DigestTarget, error)
+	// ClaimDigest makes this process the sender of the account's digest for
+	// period until lease passes; ok is false when that digest is finished
+	// or another unexpired claim holds it. claim identifies the holder.
+	ClaimDigest(ctx context.Context, accountID int64, period string, claim []byte, now time.Time, lease time.Duration) (ok bool, err error)
+	// FinishDigest records the claimed digest as done and moves the
+	// interests' Since to until; ErrNotFound if the claim was lost.
+	FinishDigest(ctx context.Context, accountID int64, period string, claim []byte, until, now time.Time) error
+	// PutUnsubscribe stores the hash of a token that a digest to the
+	// account carries, for one-click unsubscription.
+	PutUnsubscribe(ctx context.Context, hash []byte, accountID int64, now time.Time) error
+	// AccountByUnsubscribe returns the account whose digest carried the
+	// unsubscribe token with this hash, and the stored hash; ErrNotFound
+	// if there is none.
+	AccountByUnsubscribe(ctx context.Context, hash []byte) (accountID int64, stored []byte, err error)
 }

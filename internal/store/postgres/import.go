@@ -12,6 +12,7 @@ import (
 
 	"signals/internal/model"
 	"signals/internal/store"
+	"signals/internal/store/sqlstore"
 )
 
 // An import sends signals in batches, each one INSERT … SELECT FROM unnest of
@@ -171,12 +172,12 @@ func (b *batch) encode(m *pgtype.Map, sd *pgconn.StatementDescription, values []
 func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
-		return nil, err
+		return nil, sqlstore.Wrap("begin import", err)
 	}
 	sd, err := tx.Conn().Prepare(ctx, "signals_import", upsertSQL)
 	if err != nil {
 		tx.Rollback(ctx)
-		return nil, err
+		return nil, sqlstore.Wrap("begin import", err)
 	}
 	return &importTx{db: db, tx: tx, stmt: sd, cur: newBatch()}, nil
 }
@@ -197,7 +198,7 @@ type importTx struct {
 	done    bool
 }
 
-var errDone = errors.New("import already committed or rolled back")
+var errDone = errors.New("store: import already committed or rolled back")
 
 // Put adds one signal to the current batch and sends the batch when it is
 // full. A failure of a batch written in the background is returned by the
@@ -214,7 +215,7 @@ func (t *importTx) Put(ctx context.Context, s model.Signal, f model.Folded) erro
 		{"source_url", s.SourceURL}, {"text", s.Text},
 	} {
 		if strings.IndexByte(f.v, 0) >= 0 {
-			return fmt.Errorf("%s: must not contain the NUL character (U+0000), which PostgreSQL cannot store", f.name)
+			return sqlstore.Wrap("import signal", fmt.Errorf("%s: must not contain the NUL character (U+0000), which PostgreSQL cannot store", f.name))
 		}
 	}
 	if _, dup := t.cur.seen[s.ID]; dup {
@@ -240,7 +241,7 @@ func (t *importTx) send(ctx context.Context) error {
 	if err != nil {
 		t.wait()
 		if t.err == nil {
-			t.err = fmt.Errorf("import: %w", err)
+			t.err = sqlstore.Wrap("import signals", err)
 		}
 		return t.err
 	}
@@ -266,7 +267,7 @@ func (t *importTx) wait() error {
 		err := <-t.inflight
 		t.inflight = nil
 		if err != nil && t.err == nil {
-			t.err = fmt.Errorf("import: %w", err)
+			t.err = sqlstore.Wrap("import signals", err)
 		}
 	}
 	return t.err
@@ -288,14 +289,16 @@ func (t *importTx) Commit() error {
 	}
 	t.done = true
 	if err == nil {
-		_, err = t.tx.Exec(ctx, bumpGeneration)
+		if _, err = t.tx.Exec(ctx, sqlstore.BumpGeneration); err != nil {
+			err = sqlstore.Wrap("commit import", err)
+		}
 	}
 	if err != nil {
 		t.tx.Rollback(ctx)
 		return err
 	}
 	if err := t.tx.Commit(ctx); err != nil {
-		return err
+		return sqlstore.Wrap("commit import", err)
 	}
 	if t.puts >= analyzeAfter {
 		// Best effort: the import is committed whatever happens here.
@@ -315,5 +318,5 @@ func (t *importTx) Rollback() error {
 	if errors.Is(err, pgx.ErrTxClosed) {
 		return nil
 	}
-	return err
+	return sqlstore.Wrap("roll back import", err)
 }

@@ -1,27 +1,34 @@
 // Package postgres implements the store on a PostgreSQL server, for running
 // several stateless service processes against one shared database.
 //
-// Every decision that must be exact across processes (quotas) is one atomic
-// statement; nothing is cached in process memory. Times are BIGINT
+// The queries it shares with SQLite are in sqlstore, run through pgx's
+// database/sql adapter on the same pool. This package holds what several
+// processes sharing one database need: every decision that must be exact
+// across processes (quotas, search slots and flights) is one atomic
+// statement, with nothing cached in process memory; and the bulk import and
+// vector writes, which pipeline their statements. Times are BIGINT
 // nanoseconds plus their digit count, as in the SQLite store, so that
 // nanosecond precision survives.
 package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strings"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"signals/internal/store"
+	"signals/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -29,7 +36,10 @@ var migrations embed.FS
 
 // DB is the PostgreSQL store: a connection pool shared by every request.
 type DB struct {
+	*sqlstore.Queries
+
 	pool *pgxpool.Pool
+	sql  *sql.DB
 }
 
 var _ store.Store = (*DB)(nil)
@@ -40,27 +50,101 @@ var _ store.Store = (*DB)(nil)
 func Open(ctx context.Context, url string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
+		return nil, sqlstore.Wrap("open postgres", err)
 	}
 	if err := migrate(ctx, cfg.ConnConfig.Copy()); err != nil {
-		return nil, fmt.Errorf("postgres: migrate: %w", err)
+		return nil, sqlstore.Wrap("migrate postgres", err)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
+		return nil, sqlstore.Wrap("open postgres", err)
 	}
-	return &DB{pool: pool}, nil
+	db := &DB{pool: pool, sql: stdlib.OpenDBFromPool(pool)}
+	// database/sql keeps up to half of the pool's connections between
+	// queries instead of taking one from the pool for each; the other half
+	// stays free for what this package runs on the pool directly (quotas,
+	// leases, imports), which database/sql therefore cannot starve.
+	db.sql.SetMaxIdleConns(max(1, int(cfg.MaxConns)/2))
+	db.Queries = sqlstore.New(db.sql, db.sql, sqlstore.Dialect{
+		Numbered:   true,
+		PublicOnly: `status = 'public' AND NOT market_only`,
+		Position:   "strpos",
+		SignalKey:  "id",
+		VectorKey:  "signal_id",
+		Vectors:    vectors,
+		IDsFirst:   true, // the listing index covers every filter column (0005)
+		Constraint: constraint,
+		ExecBatch:  db.execBatch,
+	})
+	return db, nil
+}
+
+// vectors are REAL[], read in their binary form (array_send), since the
+// database/sql adapter returns arrays as text.
+var vectors = sqlstore.Vectors{
+	Select: "array_send(v.vector)",
+	Encode: func(v []float32) any { return v },
+	Decode: decodeFloat4Array,
+}
+
+// decodeFloat4Array reads a one-dimensional REAL[] without NULLs in
+// PostgreSQL's binary array format: the number of dimensions, a NULL flag
+// and the element type; the length and lower bound of each dimension; then
+// each element as its length and its big-endian value.
+func decodeFloat4Array(b []byte) ([]float32, error) {
+	if b == nil {
+		return nil, nil
+	}
+	be := binary.BigEndian
+	if len(b) < 12 || be.Uint32(b[8:]) != pgtype.Float4OID {
+		return nil, errors.New("a stored vector is not a REAL[]")
+	}
+	switch ndim := be.Uint32(b); {
+	case ndim == 0:
+		return []float32{}, nil
+	case ndim != 1 || len(b) < 20:
+		return nil, fmt.Errorf("a stored vector has %d dimensions", ndim)
+	}
+	n := int(be.Uint32(b[12:]))
+	elems := b[20:]
+	if len(elems) != 8*n {
+		return nil, errors.New("a stored vector holds NULLs or is cut short")
+	}
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = math.Float32frombits(be.Uint32(elems[8*i+4:]))
+	}
+	return v, nil
+}
+
+// constraint translates PostgreSQL's constraint errors into the store's.
+func constraint(err error) error {
+	switch {
+	case hasCode(err, codeUniqueViolation):
+		return store.ErrExists
+	case hasCode(err, codeForeignKeyViolation):
+		return store.ErrNotFound
+	}
+	return err
+}
+
+// execBatch runs query once per element of args, pipelined in one round
+// trip, in one transaction.
+func (db *DB) execBatch(ctx context.Context, query string, args [][]any) error {
+	var b pgx.Batch
+	for _, a := range args {
+		b.Queue(query, a...)
+	}
+	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		return tx.SendBatch(ctx, &b).Close()
+	})
 }
 
 // Close closes every connection of the pool.
 func (db *DB) Close() error {
+	err := db.sql.Close()
 	db.pool.Close()
-	return nil
-}
-
-// Ping checks that the database answers.
-func (db *DB) Ping(ctx context.Context) error {
-	return db.pool.Ping(ctx)
+	return err
 }
 
 // migrationLock is the first key of the advisory lock held while migrating;
@@ -107,49 +191,30 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) error {
 	for _, v := range versions {
 		applied[v] = true
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	all, err := sqlstore.Migrations(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		version := strings.TrimSuffix(strings.TrimPrefix(name, "migrations/"), ".sql")
-		if applied[version] {
+	for _, m := range all {
+		if applied[m.Version] {
 			continue
-		}
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
 		}
 		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			// Simple protocol: a migration holds several statements.
-			if _, err := tx.Exec(ctx, string(body), pgx.QueryExecModeSimpleProtocol); err != nil {
+			if _, err := tx.Exec(ctx, m.SQL, pgx.QueryExecModeSimpleProtocol); err != nil {
 				return err
 			}
 			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, applied_ns) VALUES ($1, $2)`,
-				version, time.Now().UnixNano())
+				m.Version, time.Now().UnixNano())
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("%s: %w", version, err)
+			return fmt.Errorf("%s: %w", m.Version, err)
 		}
 	}
 	_, err = conn.Exec(ctx, `SELECT pg_advisory_unlock($1, hashtext(current_schema()))`, migrationLock)
 	return err
 }
-
-// querier is what both the pool and a transaction offer, so that helpers
-// work inside and outside transactions.
-type querier interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-var (
-	_ querier = (*pgxpool.Pool)(nil)
-	_ querier = (pgx.Tx)(nil)
-)
 
 // PostgreSQL error codes the store translates.
 const (
@@ -160,12 +225,4 @@ const (
 func hasCode(err error, code string) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == code
-}
-
-// notFound turns "no rows" into store.ErrNotFound.
-func notFound(err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return store.ErrNotFound
-	}
-	return err
 }

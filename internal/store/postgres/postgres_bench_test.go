@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/url"
@@ -25,14 +26,14 @@ import (
 //	  go test -run '^$' -bench List ./internal/store/postgres/             # listings
 //
 // The listing table (listRows synthetic signals) lives in the database
-// benchDatabase, built on first use and reused while it holds the same rows;
-// SIGNALS_BENCH_REBUILD=1 rebuilds it, logging how fast it imported (with
-// -v).
+// named by SIGNALS_BENCH_DATABASE (default signals_bench, so that checkouts
+// sharing a server can keep their own), built on first use and reused while
+// it holds the same rows; SIGNALS_BENCH_REBUILD=1 rebuilds it, logging how
+// fast it imported (with -v).
 const (
-	benchDatabase = "signals_bench"
-	listRows      = 1_000_000
-	importRows    = 100_000
-	benchSeed     = 1
+	listRows   = 1_000_000
+	importRows = 100_000
+	benchSeed  = 1
 )
 
 // BenchmarkImport imports importRows synthetic signals in one transaction
@@ -82,7 +83,7 @@ var listTable struct {
 	err  error
 }
 
-// benchDB opens benchDatabase, creating it when missing, and fills it with
+// benchDB opens the listing database, creating it when missing, and fills it with
 // listRows synthetic signals unless it already holds exactly those.
 func benchDB(b *testing.B) *DB {
 	base := pgtest.ServerURL(b)
@@ -97,6 +98,7 @@ func benchDB(b *testing.B) *DB {
 
 func openListTable(b *testing.B, base string) (*DB, error) {
 	ctx := context.Background()
+	benchDatabase := cmp.Or(os.Getenv("SIGNALS_BENCH_DATABASE"), "signals_bench")
 	u, err := url.Parse(base)
 	if err != nil || !strings.Contains(base, "://") {
 		return nil, errors.New("the listing benchmarks need SIGNALS_TEST_POSTGRES as a URL")

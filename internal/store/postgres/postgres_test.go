@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -39,26 +40,9 @@ func TestQuotaExactAcrossPools(t *testing.T) {
 	pools, a := twoPools(t, "pools@example.com")
 	ctx := context.Background()
 	now := time.Date(2026, 11, 21, 10, 0, 5, 0, time.UTC)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	denied := map[string]int{}
-	start := make(chan struct{})
-	for i := range 45 {
-		db := pools[i%2]
-		wg.Go(func() {
-			<-start
-			u, err := db.TakeRequest(ctx, a.ID, model.InitialLimits, now)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			denied[u.Denied]++
-			mu.Unlock()
-		})
-	}
-	close(start)
-	wg.Wait()
+	denied := storetest.Decisions(t, stores(pools), 45, func(st store.Store) (model.Usage, error) {
+		return st.TakeRequest(ctx, a.ID, model.InitialLimits, now)
+	})
 	if denied[""] != 30 || denied[model.LimitMinute] != 15 {
 		t.Errorf("45 simultaneous requests over two pools: %v, want 30 counted and 15 denied by the minute limit", denied)
 	}
@@ -97,7 +81,7 @@ func TestQuotaWindowNeverMovesBack(t *testing.T) {
 func TestQuotaUnknownAccount(t *testing.T) {
 	t.Parallel()
 	db := open(t, pgtest.FreshSchema(t))
-	if _, err := db.TakeRequest(context.Background(), 12345, model.InitialLimits, time.Now()); err != store.ErrNotFound {
+	if _, err := db.TakeRequest(context.Background(), 12345, model.InitialLimits, time.Now()); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("TakeRequest for a missing account = %v, want ErrNotFound", err)
 	}
 }
@@ -223,8 +207,8 @@ func TestImportRejectsNUL(t *testing.T) {
 	}
 	defer tx.Rollback()
 	err = putSignal(ctx, tx, storetest.Sig("nul", 1, func(s *model.Signal) { s.Text = "a\x00b" }))
-	if err == nil || !strings.HasPrefix(err.Error(), "text: ") {
-		t.Errorf("Put with NUL = %v, want a text: error", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "store: import signal: text: ") {
+		t.Errorf("Put with NUL = %v, want a text: error naming the operation", err)
 	}
 }
 
@@ -297,6 +281,15 @@ func TestDeepPages(t *testing.T) {
 // putSignal puts s with its folded forms, as the importer does.
 func putSignal(ctx context.Context, tx store.ImportTx, s model.Signal) error {
 	return tx.Put(ctx, s, s.Folded())
+}
+
+// stores returns pools as stores.
+func stores(pools []*DB) []store.Store {
+	out := make([]store.Store, len(pools))
+	for i, p := range pools {
+		out[i] = p
+	}
+	return out
 }
 
 // twoPools opens two stores on one fresh schema, as two processes would,

@@ -9,6 +9,7 @@ import (
 
 	"signals/internal/model"
 	"signals/internal/store"
+	"signals/internal/store/sqlstore"
 )
 
 // takeRequestSQL decides and counts one request in a single statement, so
@@ -44,9 +45,12 @@ func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, 
 	err := db.pool.QueryRow(ctx, takeRequestSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
 		l.DailyRequests, l.MinuteRequests).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
 	if hasCode(err, codeForeignKeyViolation) {
-		return model.Usage{}, store.ErrNotFound
+		err = store.ErrNotFound
 	}
-	return u, err
+	if err != nil {
+		return model.Usage{}, sqlstore.Wrap("take request", err)
+	}
+	return u, nil
 }
 
 // Usage reports the account's usage without counting.
@@ -61,5 +65,42 @@ func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, nil
 	}
-	return u, err
+	if err != nil {
+		return model.Usage{}, sqlstore.Wrap("read usage", err)
+	}
+	return u, nil
+}
+
+// reserveSearchSQL takes one fresh search of the UTC day ($3) if fewer than
+// $4 were taken, in one locked upsert of the usage row like takeRequestSQL,
+// and returns the usage in the current windows ($2 minute, $3 day).
+const reserveSearchSQL = `
+INSERT INTO usage AS u (account_id, minute_start, minute_used, day_start, day_used,
+	search_day_start, searches_used, last_denied)
+VALUES ($1, $2::bigint, 0, $3::bigint, 0, $3, CASE WHEN $4::bigint > 0 THEN 1 ELSE 0 END,
+	CASE WHEN $4 > 0 THEN '' ELSE 'search_day' END)
+ON CONFLICT (account_id) DO UPDATE SET
+	(search_day_start, searches_used, last_denied) =
+	(SELECT greatest(u.search_day_start, $3), CASE WHEN s < $4 THEN s + 1 ELSE s END,
+		CASE WHEN s < $4 THEN '' ELSE 'search_day' END
+	 FROM (SELECT CASE WHEN u.search_day_start >= $3 THEN u.searches_used ELSE 0 END AS s) AS current)
+RETURNING CASE WHEN minute_start >= $2 THEN minute_used ELSE 0 END,
+	CASE WHEN day_start >= $3 THEN day_used ELSE 0 END, searches_used, last_denied`
+
+// ReserveSearch takes one fresh search of the account's UTC day.
+func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
+	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
+	var denied string
+	err := db.pool.QueryRow(ctx, reserveSearchSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit).
+		Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &denied)
+	if hasCode(err, codeForeignKeyViolation) {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return model.Usage{}, sqlstore.Wrap("reserve search", err)
+	}
+	if denied != "" {
+		u.Denied = model.LimitSearchDay
+	}
+	return u, nil
 }

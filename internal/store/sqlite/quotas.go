@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"signals/internal/model"
+	"signals/internal/store/sqlstore"
 )
 
 // An embedded SQLite database is served by one process, so that process can
@@ -50,7 +51,7 @@ func (db *DB) flushLoop() {
 		select {
 		case <-t.C:
 			if err := db.flushCounters(context.Background()); err != nil {
-				db.log("flush usage counters", err)
+				db.logError("flush usage counters", err)
 			}
 		case <-db.counters.stop:
 			return
@@ -74,12 +75,16 @@ func (db *DB) flushCounters(ctx context.Context) error {
 	}
 	batch := make(map[int64]usageRow, len(c.dirty))
 	for id := range c.dirty {
-		batch[id] = *c.rows[id]
+		// A request in flight while its account was deleted may mark a
+		// row that no longer exists; there is nothing left to write.
+		if r := c.rows[id]; r != nil {
+			batch[id] = *r
+		}
 	}
 	clear(c.dirty)
 	c.mu.Unlock()
 
-	err := db.writeUsage(ctx, batch)
+	err := sqlstore.Wrap("write usage counters", db.writeUsage(ctx, batch))
 	if err != nil {
 		// Keep them dirty so the next flush retries.
 		c.mu.Lock()
@@ -159,11 +164,11 @@ func (r *usageRow) usage(now time.Time) model.Usage {
 
 // change applies fn to the account's counters, rolled to now, under the
 // lock: fn returns the limit that refused the change ("" if it counted),
-// and the usage after it is returned.
-func (db *DB) change(ctx context.Context, accountID int64, now time.Time, fn func(r *usageRow) (denied string)) (model.Usage, error) {
+// and the usage after it is returned. op names the change in errors.
+func (db *DB) change(ctx context.Context, op string, accountID int64, now time.Time, fn func(r *usageRow) (denied string)) (model.Usage, error) {
 	r, err := db.row(ctx, accountID)
 	if err != nil {
-		return model.Usage{}, err
+		return model.Usage{}, sqlstore.Wrap(op, err)
 	}
 	defer db.counters.mu.Unlock()
 	r.roll(now)
@@ -179,7 +184,7 @@ func (db *DB) change(ctx context.Context, accountID int64, now time.Time, fn fun
 
 // TakeRequest counts one request if the account is under both limits.
 func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
-	return db.change(ctx, accountID, now, func(r *usageRow) string {
+	return db.change(ctx, "take request", accountID, now, func(r *usageRow) string {
 		switch {
 		case r.DayUsed >= int64(l.DailyRequests):
 			return model.LimitDay
@@ -194,5 +199,31 @@ func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, 
 
 // Usage reports the account's usage without counting.
 func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error) {
-	return db.change(ctx, accountID, now, func(*usageRow) string { return "" })
+	return db.change(ctx, "read usage", accountID, now, func(*usageRow) string { return "" })
+}
+
+// ReserveSearch takes one fresh search of the account's UTC day.
+func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
+	return db.change(ctx, "reserve search", accountID, now, func(r *usageRow) string {
+		if r.SearchesUsed >= int64(dailyLimit) {
+			return model.LimitSearchDay
+		}
+		r.SearchesUsed++
+		return ""
+	})
+}
+
+// DeleteAccount deletes the account (the query is shared) and then forgets
+// its counters, which live only in this process: SQLite may give the next
+// account the same id, and it must start from zero, not from these.
+func (db *DB) DeleteAccount(ctx context.Context, id int64) error {
+	if err := db.Queries.DeleteAccount(ctx, id); err != nil {
+		return err
+	}
+	c := db.counters
+	c.mu.Lock()
+	delete(c.rows, id)
+	delete(c.dirty, id)
+	c.mu.Unlock()
+	return nil
 }

@@ -1,4 +1,7 @@
 // Package sqlite implements the store on an embedded SQLite database file.
+// The queries it shares with PostgreSQL are in sqlstore; this package holds
+// what one embedded file served by one process does differently: quota
+// counters, search slots and claims kept in memory, and the import.
 package sqlite
 
 import (
@@ -7,16 +10,16 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/url"
 	"os"
-	"sort"
-	"strings"
+	"sync"
 
-	_ "modernc.org/sqlite" // pure-Go SQLite driver
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"signals/internal/store"
+	"signals/internal/store/sqlstore"
 )
 
 // SQLite's page cache is per connection: 32 MB for the one writer, 8 MB for
@@ -30,27 +33,62 @@ const (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// dialect is how SQLite spells what the shared queries need.
+var dialect = sqlstore.Dialect{
+	PublicOnly: `status = 'public' AND market_only = 0`,
+	Position:   "instr",
+	SignalKey:  "pk", // the rowid: a smaller key than the id
+	VectorKey:  "signal_pk",
+	Vectors:    littleEndian,
+	Constraint: constraint,
+}
+
+// constraint translates SQLite's constraint errors into the store's.
+func constraint(err error) error {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		switch e.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return store.ErrExists
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return store.ErrNotFound
+		}
+	}
+	return err
+}
+
 // DB is the SQLite store. Writes go through one connection (SQLite has one
 // writer at a time, and queueing in Go is cheaper than SQLITE_BUSY retries);
 // reads use a pool that WAL lets run beside the writer.
 type DB struct {
+	*sqlstore.Queries
+
 	write    *sql.DB
 	read     *readPool
 	counters *counters
 	slots    slots
 	claims   claims
-	// Log receives errors of background work; nil discards them.
-	Log *slog.Logger
+	// log receives errors of background work; nil discards them.
+	log *slog.Logger
 
 	path      string
 	serveLock *os.File
+	closeOnce sync.Once
+	closeErr  error
 }
 
 var _ store.Store = (*DB)(nil)
 
+// An Option configures Open.
+type Option func(*DB)
+
+// WithLog sends errors of background work (writing the quota counters
+// behind) to log.
+func WithLog(log *slog.Logger) Option { return func(db *DB) { db.log = log } }
+
 // Open opens (creating if needed) the database file at path and applies
 // pending migrations.
-func Open(ctx context.Context, path string) (*DB, error) {
+func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	dsn := func(cacheSize string) string {
 		pragmas := url.Values{}
 		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(" + cacheSize + ")"} {
@@ -60,89 +98,86 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	write, err := sql.Open("sqlite", dsn(writerCacheSize)+"&_txlock=immediate")
 	if err != nil {
-		return nil, err
+		return nil, sqlstore.Wrap("open "+path, err)
 	}
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
 	db := &DB{write: write, path: path}
+	for _, o := range opts {
+		o(db)
+	}
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
-		return nil, fmt.Errorf("migrate %s: %w", path, err)
+		return nil, sqlstore.Wrap("migrate "+path, err)
 	}
 	read, err := sql.Open("sqlite", dsn(readerCacheSize)+"&mode=ro")
 	if err != nil {
 		write.Close()
-		return nil, err
+		return nil, sqlstore.Wrap("open "+path, err)
 	}
 	read.SetMaxOpenConns(readers)
 	read.SetMaxIdleConns(readers)
 	db.read = newReadPool(read)
+	db.Queries = sqlstore.New(db.read, write, dialect)
 	db.startCounters()
 	return db, nil
 }
 
-// Close closes both connection pools.
+// Close writes the counters not written yet and closes both connection
+// pools; closing again does nothing.
 func (db *DB) Close() error {
-	err := errors.Join(db.closeCounters(), db.read.Close(), db.write.Close())
-	if db.serveLock != nil {
-		db.serveLock.Close() // releases the lock
-	}
-	return err
+	db.closeOnce.Do(func() {
+		db.closeErr = errors.Join(db.closeCounters(), db.read.Close(), db.write.Close())
+		if db.serveLock != nil {
+			db.serveLock.Close() // releases the lock
+		}
+	})
+	return db.closeErr
 }
 
-// Ping checks that the database answers a query.
-func (db *DB) Ping(ctx context.Context) error {
-	var one int
-	return db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)
-}
-
+// migrate applies the migrations not applied yet, each in a transaction of
+// the one writer connection.
 func (db *DB) migrate(ctx context.Context) error {
 	if _, err := db.write.ExecContext(ctx,
 		`CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY)`); err != nil {
 		return err
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	all, err := sqlstore.Migrations(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		version := strings.TrimSuffix(strings.TrimPrefix(name, "migrations/"), ".sql")
-		if err := db.applyMigration(ctx, name, version); err != nil {
-			return fmt.Errorf("%s: %w", version, err)
+	for _, m := range all {
+		if err := db.applyMigration(ctx, m); err != nil {
+			return fmt.Errorf("%s: %w", m.Version, err)
 		}
 	}
 	return nil
 }
 
-func (db *DB) applyMigration(ctx context.Context, name, version string) error {
+func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil {
 		return err
 	}
 	if n > 0 {
 		return nil
 	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
+	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, version); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, m.Version); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-func (db *DB) log(msg string, err error) {
-	if db.Log != nil {
-		db.Log.Error(msg, "err", err)
+func (db *DB) logError(msg string, err error) {
+	if db.log != nil {
+		db.log.Error("background job failed", "op", msg, "err", err)
 	}
 }

@@ -19,15 +19,20 @@ func newAccount(t *testing.T, st store.Store, email string) model.Account {
 	return a
 }
 
-func testQuotaExactUnderConcurrency(t *testing.T, st store.Store) {
-	a := newAccount(t, st, "q@example.com")
-	now := base.Add(10 * time.Second)
+// Decisions makes n calls at once, the i-th through stores[i%len(stores)]
+// (several stores stand for several processes sharing a database), and
+// counts the usages they return by Denied ("" for a call that counted).
+func Decisions(t *testing.T, stores []store.Store, n int, call func(st store.Store) (model.Usage, error)) map[string]int {
+	t.Helper()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	denied := map[string]int{}
-	for range 45 {
+	start := make(chan struct{})
+	for i := range n {
+		st := stores[i%len(stores)]
 		wg.Go(func() {
-			u, err := st.TakeRequest(context.Background(), a.ID, model.InitialLimits, now)
+			<-start
+			u, err := call(st)
 			if err != nil {
 				t.Error(err)
 				return
@@ -37,7 +42,17 @@ func testQuotaExactUnderConcurrency(t *testing.T, st store.Store) {
 			mu.Unlock()
 		})
 	}
+	close(start)
 	wg.Wait()
+	return denied
+}
+
+func testQuotaExactUnderConcurrency(t *testing.T, st store.Store) {
+	a := newAccount(t, st, "q@example.com")
+	now := base.Add(10 * time.Second)
+	denied := Decisions(t, []store.Store{st}, 45, func(st store.Store) (model.Usage, error) {
+		return st.TakeRequest(context.Background(), a.ID, model.InitialLimits, now)
+	})
 	if denied[""] != 30 || denied[model.LimitMinute] != 15 {
 		t.Errorf("45 simultaneous requests: %v, want 30 counted and 15 denied by the minute limit", denied)
 	}

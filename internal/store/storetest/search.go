@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -132,5 +133,71 @@ func testSignalsNeedingVectors(t *testing.T, st store.Store) {
 	}
 	if list, _ := st.SignalsNeedingVectors(ctx, "other", 100, 10, nil); len(list) != 5 {
 		t.Errorf("another model needs %d vectors, want 5", len(list))
+	}
+}
+
+// Vectors belong to a text: changing it makes them stale.
+func testVectorsFollowText(t *testing.T, db store.Store) {
+	ctx := context.Background()
+	Put(t, db, Sig("a", 1), Sig("b", 2), Sig("hidden", 3, func(s *model.Signal) { s.Status = model.StatusHidden }))
+	need := func() []string {
+		t.Helper()
+		list, err := db.SignalsNeedingVectors(ctx, "m1", 100, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, s := range list {
+			ids = append(ids, s.ID)
+		}
+		return ids
+	}
+	if got := need(); !slices.Equal(got, []string{"b", "a"}) {
+		t.Fatalf("needing vectors = %v, want the public ones newest first", got)
+	}
+	if err := db.PutVectors(ctx, "m1", map[string][]float32{"a": {1, 0.5}, "b": {0, 1}, "gone": {1}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := need(); len(got) != 0 {
+		t.Errorf("needing vectors after PutVectors = %v", got)
+	}
+	Put(t, db, Sig("a", 1)) // same text: vector still valid
+	Put(t, db, Sig("b", 2, func(s *model.Signal) { s.Text = "a new text" }))
+	if got := need(); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("needing vectors after a text change = %v, want [b]", got)
+	}
+	cands, err := db.Candidates(ctx, model.Filter{Tags: []string{"funding"}}, "m1", 5, 10)
+	if err != nil || len(cands) != 2 {
+		t.Fatalf("Candidates = %v, %v", cands, err)
+	}
+	if cands[0].Signal.ID != "b" || cands[0].Vector != nil || model.Chars(cands[0].Signal.Text) != 5 {
+		t.Errorf("stale candidate = %+v", cands[0])
+	}
+	if cands[1].Signal.ID != "a" || !slices.Equal(cands[1].Vector, []float32{1, 0.5}) {
+		t.Errorf("current candidate = %+v", cands[1])
+	}
+	byID, err := db.SignalsByID(ctx, []string{"a", "hidden", "missing"}, 100)
+	if err != nil || len(byID) != 1 || byID[0].ID != "a" {
+		t.Errorf("SignalsByID = %v, %v; want only the public a", byID, err)
+	}
+}
+
+func testSearchCache(t *testing.T, db store.Store) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 21, 10, 0, 0, 123456789, time.UTC)
+	r := store.CachedSearch{Matches: []store.Match{{ID: "a", Relevance: 0.9}}, CandidatesConsidered: 512,
+		SearchedAt: now, ExpiresAt: now.Add(15 * time.Minute)}
+	if err := db.PutCachedSearch(ctx, "k", r); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := db.CachedSearch(ctx, "k", now.Add(time.Minute))
+	if err != nil || !ok || got.CandidatesConsidered != 512 || !got.SearchedAt.Equal(now) || len(got.Matches) != 1 {
+		t.Errorf("CachedSearch = %+v, %v, %v", got, ok, err)
+	}
+	if _, ok, _ := db.CachedSearch(ctx, "k", r.ExpiresAt); ok {
+		t.Error("expired result still served")
+	}
+	if _, ok, _ := db.CachedSearch(ctx, "other", now); ok {
+		t.Error("unknown key served")
 	}
 }

@@ -28,11 +28,20 @@ func Run(t *testing.T, open Opener) {
 	t.Run("GetCutsText", func(t *testing.T) { testGetCutsText(t, open(t)) })
 	t.Run("ImportUpsertsAndRollsBack", func(t *testing.T) { testImport(t, open(t)) })
 	t.Run("AccountsAndKeys", func(t *testing.T) { testAccountsAndKeys(t, open(t)) })
+	t.Run("KeyConflicts", func(t *testing.T) { testKeyConflicts(t, open(t)) })
+	t.Run("TouchKeyKeepsTheLatestUse", func(t *testing.T) { testTouchKeyOrder(t, open(t)) })
 	t.Run("QuotaExactUnderConcurrency", func(t *testing.T) { testQuotaExactUnderConcurrency(t, open(t)) })
 	t.Run("QuotaWindows", func(t *testing.T) { testQuotaWindows(t, open(t)) })
 	t.Run("ClaimSearch", func(t *testing.T) { testClaimSearch(t, open(t)) })
 	t.Run("SignalsNeedingVectors", func(t *testing.T) { testSignalsNeedingVectors(t, open(t)) })
 	t.Run("SearchSlotsAndReservations", func(t *testing.T) { testSearchSlotsAndReservations(t, open(t)) })
+	t.Run("VectorsFollowText", func(t *testing.T) { testVectorsFollowText(t, open(t)) })
+	t.Run("SearchCache", func(t *testing.T) { testSearchCache(t, open(t)) })
+	t.Run("ErrorsNameTheOperation", func(t *testing.T) { testErrorsNameTheOperation(t, open(t)) })
+	runAccountArea(t, open)
+	t.Run("Hubs", func(t *testing.T) { testHubs(t, open(t)) })
+	t.Run("Articles", func(t *testing.T) { testArticles(t, open(t)) })
+	t.Run("PublicCountries", func(t *testing.T) { testPublicCountries(t, open(t)) })
 }
 
 var base = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
@@ -381,5 +390,100 @@ func testAccountsAndKeys(t *testing.T, st store.Store) {
 	}
 	if err := st.RevokeKey(ctx, "key_1", now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("second revoke = %v, want ErrNotFound", err)
+	}
+}
+
+func testKeyConflicts(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, st, "keys@example.com")
+	k := model.APIKey{ID: "key_1", AccountID: a.ID, Name: "laptop", Hint: "sig_abc…", CreatedAt: base}
+	if err := st.CreateKey(ctx, k, []byte("hash-1")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		key  model.APIKey
+		hash string
+		want error
+	}{
+		{"id taken", model.APIKey{ID: "key_1", AccountID: a.ID, CreatedAt: base}, "hash-2", store.ErrExists},
+		{"hash taken", model.APIKey{ID: "key_2", AccountID: a.ID, CreatedAt: base}, "hash-1", store.ErrExists},
+		{"no such account", model.APIKey{ID: "key_3", AccountID: a.ID + 1000, CreatedAt: base}, "hash-3", store.ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := st.CreateKey(ctx, tt.key, []byte(tt.hash)); !errors.Is(err, tt.want) {
+				t.Errorf("CreateKey = %v, want %v", err, tt.want)
+			}
+		})
+	}
+	if keys, err := st.Keys(ctx, a.ID); err != nil || len(keys) != 1 {
+		t.Errorf("Keys = %+v, %v; want the first key alone", keys, err)
+	}
+}
+
+// Uses may be reported out of order (by several processes): the latest
+// one stays.
+func testTouchKeyOrder(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, st, "touch@example.com")
+	if err := st.CreateKey(ctx, model.APIKey{ID: "key_t", AccountID: a.ID, CreatedAt: base}, []byte("hash-t")); err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []time.Time{base.Add(2 * time.Hour), base.Add(time.Hour)} {
+		if err := st.TouchKey(ctx, "key_t", at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys, err := st.Keys(ctx, a.ID)
+	if err != nil || len(keys) != 1 || keys[0].LastUsed == nil || !keys[0].LastUsed.Equal(base.Add(2*time.Hour)) {
+		t.Errorf("Keys = %+v, %v; want last used at the later time", keys, err)
+	}
+}
+
+// Every failure says which operation failed, and stays matchable.
+func testErrorsNameTheOperation(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	now := base
+	calls := []struct {
+		op   string
+		call func() error
+	}{
+		{"ping", func() error { return st.Ping(ctx) }},
+		{"list signals", func() error { _, _, err := st.ListSignals(ctx, model.ListQuery{Page: 1, PageSize: 5}); return err }},
+		{"get signal", func() error { _, err := st.GetSignal(ctx, "a"); return err }},
+		{"count signals", func() error { _, err := st.CountSignals(ctx); return err }},
+		{"read generation", func() error { _, err := st.Generation(ctx); return err }},
+		{"begin import", func() error { _, err := st.BeginImport(ctx); return err }},
+		{"set status", func() error { return st.SetStatus(ctx, "a", model.StatusHidden, nil) }},
+		{"create account", func() error { _, err := st.CreateAccount(ctx, "e@example.com", now); return err }},
+		{"account by email", func() error { _, err := st.AccountByEmail(ctx, "e@example.com"); return err }},
+		{"account", func() error { _, err := st.Account(ctx, 1); return err }},
+		{"set limits", func() error { return st.SetLimits(ctx, 1, model.InitialLimits) }},
+		{"create key", func() error { return st.CreateKey(ctx, model.APIKey{ID: "k", AccountID: 1}, []byte("h")) }},
+		{"list keys", func() error { _, err := st.Keys(ctx, 1); return err }},
+		{"revoke key", func() error { return st.RevokeKey(ctx, "k", now) }},
+		{"key by hash", func() error { _, _, _, err := st.KeyByHash(ctx, []byte("h")); return err }},
+		{"touch key", func() error { return st.TouchKey(ctx, "k", now) }},
+		{"take request", func() error { _, err := st.TakeRequest(ctx, 1, model.InitialLimits, now); return err }},
+		{"read usage", func() error { _, err := st.Usage(ctx, 1, now); return err }},
+		{"reserve search", func() error { _, err := st.ReserveSearch(ctx, 1, 10, now); return err }},
+		{"search candidates", func() error { _, err := st.Candidates(ctx, model.Filter{}, "m", 10, 10); return err }},
+		{"signals by id", func() error { _, err := st.SignalsByID(ctx, []string{"a"}, 10); return err }},
+		{"signals needing vectors", func() error { _, err := st.SignalsNeedingVectors(ctx, "m", 10, 10, nil); return err }},
+		{"put vectors", func() error { return st.PutVectors(ctx, "m", map[string][]float32{"a": {1}}) }},
+		{"cached search", func() error { _, _, err := st.CachedSearch(ctx, "k", now); return err }},
+		{"put cached search", func() error { return st.PutCachedSearch(ctx, "k", store.CachedSearch{ExpiresAt: now}) }},
+	}
+	for _, c := range calls {
+		t.Run(c.op, func(t *testing.T) {
+			err := c.call()
+			if want := "store: " + c.op + ": "; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("on a closed store: %v; want an error starting %q", err, want)
+			}
+		})
 	}
 }

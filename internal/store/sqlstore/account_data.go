@@ -1,0 +1,72 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"time"
+
+	"signals/internal/store"
+)
+
+// AddDailyUsage adds counts to accounts' days, in one transaction; counts of
+// accounts deleted meanwhile are dropped. The rows are written in the order
+// of their keys, so that processes adding theirs beside each other lock
+// them in one order and never deadlock.
+func (q *Queries) AddDailyUsage(ctx context.Context, add []store.DayUsage) error {
+	if len(add) == 0 {
+		return nil
+	}
+	add = slices.SortedFunc(slices.Values(add), func(x, y store.DayUsage) int {
+		return cmp.Or(cmp.Compare(x.AccountID, y.AccountID), x.Day.Compare(y.Day))
+	})
+	args := make([][]any, len(add))
+	for i, d := range add {
+		args[i] = []any{d.Day.Unix(), d.Requests, d.Searches, d.AccountID}
+	}
+	return Wrap("add daily usage", q.execEach(ctx, `INSERT INTO daily_usage (account_id, day, requests, searches)
+		SELECT id, ?, ?, ? FROM accounts WHERE id = ?
+		ON CONFLICT (account_id, day) DO UPDATE SET requests = daily_usage.requests + excluded.requests,
+			searches = daily_usage.searches + excluded.searches`, args))
+}
+
+// DailyUsage returns the account's recorded days in [from, to).
+func (q *Queries) DailyUsage(ctx context.Context, accountID int64, from, to time.Time) ([]store.DayUsage, error) {
+	rows, err := q.query(ctx, `SELECT day, requests, searches FROM daily_usage
+		WHERE account_id = ? AND day >= ? AND day < ? ORDER BY day`, accountID, from.Unix(), to.Unix())
+	if err != nil {
+		return nil, Wrap("daily usage", err)
+	}
+	defer rows.Close()
+	var out []store.DayUsage
+	for rows.Next() {
+		d := store.DayUsage{AccountID: accountID}
+		var day int64
+		if err := rows.Scan(integer(&day), integer(&d.Requests), integer(&d.Searches)); err != nil {
+			return nil, Wrap("daily usage", err)
+		}
+		d.Day = time.Unix(day, 0).UTC()
+		out = append(out, d)
+	}
+	return out, Wrap("daily usage", rows.Err())
+}
+
+// DeleteAccount removes the account with everything it owns (the schema
+// cascades) and the sign-in links sent to its email, in one transaction.
+func (q *Queries) DeleteAccount(ctx context.Context, id int64) error {
+	err := q.inTx(ctx, func(tx *sql.Tx) error {
+		var email string
+		err := tx.QueryRowContext(ctx, q.bind(`DELETE FROM accounts WHERE id = ? RETURNING email`), id).Scan(&email)
+		if errors.Is(err, sql.ErrNoRows) {
+			return store.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, q.bind(`DELETE FROM sign_in_links WHERE email = ?`), email)
+		return err
+	})
+	return Wrap("delete account", err)
+}

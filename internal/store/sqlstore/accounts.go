@@ -1,0 +1,167 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// accountColumns are selected in the order scanAccount reads them.
+const accountColumns = `id, email, verified_ns, created_ns, daily_requests, minute_requests,
+	daily_searches, concurrent_searches`
+
+// joinedAccountColumns are accountColumns of the accounts table named a in
+// a join.
+const joinedAccountColumns = `a.id, a.email, a.verified_ns, a.created_ns, a.daily_requests,
+	a.minute_requests, a.daily_searches, a.concurrent_searches`
+
+// scanAccount reads accountColumns, then any extra columns into extra.
+func scanAccount(row interface{ Scan(...any) error }, extra ...any) (model.Account, error) {
+	var a model.Account
+	var verified, created int64
+	err := row.Scan(append([]any{integer(&a.ID), &a.Email, integer(&verified), integer(&created),
+		integer(&a.Limits.DailyRequests), integer(&a.Limits.MinuteRequests),
+		integer(&a.Limits.DailySearches), integer(&a.Limits.ConcurrentSearches)}, extra...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, store.ErrNotFound
+	}
+	a.VerifiedAt, a.CreatedAt = time.Unix(0, verified).UTC(), time.Unix(0, created).UTC()
+	return a, err
+}
+
+// CreateAccount creates a verified account with the initial limits.
+func (q *Queries) CreateAccount(ctx context.Context, email string, now time.Time) (model.Account, error) {
+	l := model.InitialLimits
+	a, err := scanAccount(q.writeRow(ctx, `INSERT INTO accounts (email, verified_ns,
+		created_ns, daily_requests, minute_requests, daily_searches, concurrent_searches)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING `+accountColumns,
+		strings.ToLower(email), now.UnixNano(), now.UnixNano(),
+		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches))
+	if errors.Is(err, store.ErrNotFound) { // nothing inserted: the email is taken
+		err = store.ErrExists
+	}
+	return a, Wrap("create account", err)
+}
+
+// AccountByEmail finds an account by its email.
+func (q *Queries) AccountByEmail(ctx context.Context, email string) (model.Account, error) {
+	a, err := scanAccount(q.queryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = ?`,
+		strings.ToLower(email)))
+	return a, Wrap("account by email", err)
+}
+
+// Account finds an account by id.
+func (q *Queries) Account(ctx context.Context, id int64) (model.Account, error) {
+	a, err := scanAccount(q.queryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
+	return a, Wrap("account", err)
+}
+
+// SetLimits replaces an account's limits.
+func (q *Queries) SetLimits(ctx context.Context, accountID int64, l model.Limits) error {
+	n, err := q.exec(ctx, `UPDATE accounts SET daily_requests = ?, minute_requests = ?,
+		daily_searches = ?, concurrent_searches = ? WHERE id = ?`,
+		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches, accountID)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return Wrap("set limits", err)
+}
+
+// CreateKey stores a key description and its hash; ErrExists if the id or
+// the hash is taken, ErrNotFound if the account does not exist.
+func (q *Queries) CreateKey(ctx context.Context, k model.APIKey, hash []byte) error {
+	_, err := q.exec(ctx, `INSERT INTO api_keys (id, account_id, name, hint, hash, created_ns)
+		VALUES (?, ?, ?, ?, ?, ?)`, k.ID, k.AccountID, k.Name, k.Hint, hash, k.CreatedAt.UnixNano())
+	if err != nil {
+		err = q.dialect.Constraint(err)
+	}
+	return Wrap("create key", err)
+}
+
+// keyColumns are selected in the order scanKey reads them.
+const keyColumns = `k.id, k.account_id, k.name, k.hint, k.created_ns, k.last_used_ns, k.revoked_ns`
+
+// scanKey reads keyColumns, then any extra columns into extra.
+func scanKey(row interface{ Scan(...any) error }, extra ...any) (model.APIKey, error) {
+	var k model.APIKey
+	var created int64
+	var used, revoked any
+	err := row.Scan(append([]any{&k.ID, integer(&k.AccountID), &k.Name, &k.Hint, integer(&created),
+		&used, &revoked}, extra...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return k, store.ErrNotFound
+	}
+	k.CreatedAt = time.Unix(0, created).UTC()
+	k.LastUsed, k.RevokedAt = optionalTime(used), optionalTime(revoked)
+	return k, err
+}
+
+// optionalTime reads a nanosecond column scanned into an any.
+func optionalTime(v any) *time.Time {
+	ns, ok := optionalInt(v)
+	if !ok {
+		return nil
+	}
+	t := time.Unix(0, ns).UTC()
+	return &t
+}
+
+// Keys lists an account's keys, newest first.
+func (q *Queries) Keys(ctx context.Context, accountID int64) ([]model.APIKey, error) {
+	rows, err := q.query(ctx, `SELECT `+keyColumns+` FROM api_keys k
+		WHERE k.account_id = ? ORDER BY k.created_ns DESC, k.id DESC`, accountID)
+	if err != nil {
+		return nil, Wrap("list keys", err)
+	}
+	defer rows.Close()
+	var keys []model.APIKey
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, Wrap("list keys", err)
+		}
+		keys = append(keys, k)
+	}
+	return keys, Wrap("list keys", rows.Err())
+}
+
+// RevokeKey revokes an unrevoked key.
+func (q *Queries) RevokeKey(ctx context.Context, keyID string, now time.Time) error {
+	n, err := q.exec(ctx, `UPDATE api_keys SET revoked_ns = ? WHERE id = ? AND revoked_ns IS NULL`,
+		now.UnixNano(), keyID)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return Wrap("revoke key", err)
+}
+
+// KeyByHash finds an unrevoked key and its account by the key's hash.
+func (q *Queries) KeyByHash(ctx context.Context, hash []byte) (model.APIKey, []byte, model.Account, error) {
+	var a model.Account
+	var stored []byte
+	var verified, created int64
+	row := q.queryRow(ctx, `SELECT `+keyColumns+`, k.hash, a.email, a.verified_ns, a.created_ns,
+		a.daily_requests, a.minute_requests, a.daily_searches, a.concurrent_searches
+		FROM api_keys k JOIN accounts a ON a.id = k.account_id
+		WHERE k.hash = ? AND k.revoked_ns IS NULL`, hash)
+	k, err := scanKey(row, &stored, &a.Email, integer(&verified), integer(&created),
+		integer(&a.Limits.DailyRequests), integer(&a.Limits.MinuteRequests),
+		integer(&a.Limits.DailySearches), integer(&a.Limits.ConcurrentSearches))
+	a.ID = k.AccountID
+	a.VerifiedAt, a.CreatedAt = time.Unix(0, verified).UTC(), time.Unix(0, created).UTC()
+	return k, stored, a, Wrap("key by hash", err)
+}
+
+// TouchKey records a key's last use. Replicas may report uses out of order:
+// the latest one wins, and a use no later than the stored one writes
+// nothing.
+func (q *Queries) TouchKey(ctx context.Context, keyID string, at time.Time) error {
+	_, err := q.exec(ctx, `UPDATE api_keys SET last_used_ns = ?
+		WHERE id = ? AND (last_used_ns IS NULL OR last_used_ns < ?)`, at.UnixNano(), keyID, at.UnixNano())
+	return Wrap("touch key", err)
+}

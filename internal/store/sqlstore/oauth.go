@@ -1,0 +1,301 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// PutOAuthClient stores a registered client.
+func (q *Queries) PutOAuthClient(ctx context.Context, c store.OAuthClient) error {
+	_, err := q.write.ExecContext(ctx, q.bind(`INSERT INTO oauth_clients (id, name, redirect_uris, created_ns)
+		VALUES (?, ?, ?, ?)`), c.ID, c.Name, strings.Join(c.RedirectURIs, "\n"), c.CreatedAt.UnixNano())
+	if err != nil {
+		return fmt.Errorf("store: put oauth client: %w", err)
+	}
+	return nil
+}
+
+// OAuthClient finds a client by id.
+func (q *Queries) OAuthClient(ctx context.Context, id string) (store.OAuthClient, error) {
+	c := store.OAuthClient{ID: id}
+	var uris string
+	var created int64
+	err := q.read.QueryRowContext(ctx, q.bind(`SELECT name, redirect_uris, created_ns FROM oauth_clients WHERE id = ?`), id).
+		Scan(&c.Name, &uris, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, store.ErrNotFound
+	}
+	if err != nil {
+		return c, fmt.Errorf("store: oauth client: %w", err)
+	}
+	c.RedirectURIs, c.CreatedAt = strings.Split(uris, "\n"), time.Unix(0, created).UTC()
+	return c, nil
+}
+
+// PutOAuthCode stores an authorization code.
+func (q *Queries) PutOAuthCode(ctx context.Context, c store.OAuthCode) error {
+	_, err := q.write.ExecContext(ctx, q.bind(`INSERT INTO oauth_codes (hash, client_id, account_id, redirect_uri,
+		challenge, scopes, resource, consented_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		c.Hash, c.ClientID, c.AccountID, c.RedirectURI, c.Challenge, strings.Join(c.Scopes, " "), c.Resource,
+		c.ConsentedAt.UnixNano(), c.ExpiresAt.UnixNano())
+	if err != nil {
+		return fmt.Errorf("store: put oauth code: %w", err)
+	}
+	return nil
+}
+
+// OAuthCode returns an unused, unexpired code; a used one revokes the grant
+// it issued.
+func (q *Queries) OAuthCode(ctx context.Context, hash []byte, now time.Time) (store.OAuthCode, error) {
+	var c store.OAuthCode
+	var scopes string
+	var consented, expires int64
+	var used sql.NullInt64
+	var grant sql.NullString
+	err := q.write.QueryRowContext(ctx, q.bind(`SELECT hash, client_id, account_id, redirect_uri, challenge, scopes,
+		resource, consented_ns, expires_ns, used_ns, grant_id FROM oauth_codes WHERE hash = ?`), hash).
+		Scan(&c.Hash, &c.ClientID, &c.AccountID, &c.RedirectURI, &c.Challenge, &scopes, &c.Resource,
+			&consented, &expires, &used, &grant)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, store.ErrNotFound
+	}
+	if err != nil {
+		return c, fmt.Errorf("store: oauth code: %w", err)
+	}
+	if used.Valid {
+		if grant.Valid {
+			if err := q.revokeGrant(ctx, q.write, grant.String, now); err != nil {
+				return c, fmt.Errorf("store: oauth code: %w", err)
+			}
+		}
+		return store.OAuthCode{}, store.ErrReused
+	}
+	c.Scopes = strings.Fields(scopes)
+	c.ConsentedAt, c.ExpiresAt = time.Unix(0, consented).UTC(), time.Unix(0, expires).UTC()
+	if !c.ExpiresAt.After(now) {
+		return store.OAuthCode{}, store.ErrNotFound
+	}
+	return c, nil
+}
+
+// execer is a connection or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// revokeGrant marks a grant revoked; its tokens stop working at once.
+func (q *Queries) revokeGrant(ctx context.Context, ex execer, grantID string, now time.Time) error {
+	_, err := ex.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE id = ? AND revoked_ns IS NULL`),
+		now.UnixNano(), grantID)
+	return err
+}
+
+// putTokens inserts tokens.
+func (q *Queries) putTokens(ctx context.Context, ex execer, tokens []store.OAuthToken) error {
+	for _, t := range tokens {
+		if _, err := ex.ExecContext(ctx, q.bind(`INSERT INTO oauth_tokens (hash, grant_id, kind, expires_ns)
+			VALUES (?, ?, ?, ?)`), t.Hash, t.GrantID, t.Kind, t.ExpiresAt.UnixNano()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RedeemOAuthCode uses the code up and creates its grant and tokens.
+func (q *Queries) RedeemOAuthCode(ctx context.Context, hash []byte, g store.OAuthGrant, tokens []store.OAuthToken, now time.Time) error {
+	tx, err := q.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: redeem oauth code: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_codes SET used_ns = ?, grant_id = ? WHERE hash = ? AND used_ns IS NULL`),
+		now.UnixNano(), g.ID, hash)
+	if err != nil {
+		return fmt.Errorf("store: redeem oauth code: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
+			AND id = (SELECT grant_id FROM oauth_codes WHERE hash = ?)`), now.UnixNano(), hash); err != nil {
+			return fmt.Errorf("store: redeem oauth code: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("store: redeem oauth code: %w", err)
+		}
+		return store.ErrReused
+	}
+	if _, err := tx.ExecContext(ctx, q.bind(`INSERT INTO oauth_grants (id, account_id, client_id, scopes, resource,
+		created_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`), g.ID, g.AccountID, g.ClientID,
+		strings.Join(g.Scopes, " "), g.Resource, g.CreatedAt.UnixNano(), g.ExpiresAt.UnixNano()); err != nil {
+		return fmt.Errorf("store: redeem oauth code: %w", err)
+	}
+	if err := q.putTokens(ctx, tx, tokens); err != nil {
+		return fmt.Errorf("store: redeem oauth code: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: redeem oauth code: %w", err)
+	}
+	return nil
+}
+
+// grantColumns are the columns scanGrant reads, from oauth_grants g joined
+// with oauth_clients c.
+const grantColumns = `g.id, g.account_id, g.client_id, c.name, g.scopes, g.resource, g.created_ns, g.expires_ns, g.last_used_ns`
+
+func scanGrant(g *store.OAuthGrant) (dest []any, finish func()) {
+	var scopes string
+	var created, expires int64
+	var last sql.NullInt64
+	return []any{&g.ID, &g.AccountID, &g.ClientID, &g.ClientName, &scopes, &g.Resource, &created, &expires, &last},
+		func() {
+			g.Scopes = strings.Fields(scopes)
+			g.CreatedAt, g.ExpiresAt = time.Unix(0, created).UTC(), time.Unix(0, expires).UTC()
+			if last.Valid {
+				t := time.Unix(0, last.Int64).UTC()
+				g.LastUsed = &t
+			}
+		}
+}
+
+// OAuthToken finds a live token with its grant and account.
+func (q *Queries) OAuthToken(ctx context.Context, hash []byte, now time.Time) (store.OAuthToken, store.OAuthGrant, model.Account, error) {
+	var t store.OAuthToken
+	var g store.OAuthGrant
+	var a model.Account
+	var expires, verified, accountCreated int64
+	var used, revoked sql.NullInt64
+	gdest, finish := scanGrant(&g)
+	dest := append([]any{&t.Hash, &t.GrantID, &t.Kind, &expires, &used, &revoked}, gdest...)
+	dest = append(dest, &a.ID, &a.Email, &verified, &accountCreated,
+		&a.Limits.DailyRequests, &a.Limits.MinuteRequests, &a.Limits.DailySearches, &a.Limits.ConcurrentSearches)
+	err := q.read.QueryRowContext(ctx, q.bind(`SELECT t.hash, t.grant_id, t.kind, t.expires_ns, t.used_ns, g.revoked_ns,
+		`+grantColumns+`, a.id, a.email, a.verified_ns, a.created_ns,
+		a.daily_requests, a.minute_requests, a.daily_searches, a.concurrent_searches
+		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_clients c ON c.id = g.client_id
+		JOIN accounts a ON a.id = g.account_id WHERE t.hash = ?`), hash).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, g, a, store.ErrNotFound
+	}
+	if err != nil {
+		return t, g, a, fmt.Errorf("store: oauth token: %w", err)
+	}
+	finish()
+	t.ExpiresAt = time.Unix(0, expires).UTC()
+	a.VerifiedAt, a.CreatedAt = time.Unix(0, verified).UTC(), time.Unix(0, accountCreated).UTC()
+	switch {
+	case revoked.Valid || !g.ExpiresAt.After(now):
+		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrNotFound
+	case used.Valid:
+		if err := q.revokeGrant(ctx, q.write, g.ID, now); err != nil {
+			return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, fmt.Errorf("store: oauth token: %w", err)
+		}
+		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrReused
+	case !t.ExpiresAt.After(now):
+		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrNotFound
+	}
+	return t, g, a, nil
+}
+
+// RotateOAuthRefresh uses a refresh token up and stores its successors.
+func (q *Queries) RotateOAuthRefresh(ctx context.Context, hash []byte, tokens []store.OAuthToken, now time.Time) error {
+	tx, err := q.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: rotate oauth refresh: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_tokens SET used_ns = ? WHERE hash = ? AND kind = 'refresh' AND used_ns IS NULL`),
+		now.UnixNano(), hash)
+	if err != nil {
+		return fmt.Errorf("store: rotate oauth refresh: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
+			AND id = (SELECT grant_id FROM oauth_tokens WHERE hash = ?)`), now.UnixNano(), hash); err != nil {
+			return fmt.Errorf("store: rotate oauth refresh: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("store: rotate oauth refresh: %w", err)
+		}
+		return store.ErrReused
+	}
+	if err := q.putTokens(ctx, tx, tokens); err != nil {
+		return fmt.Errorf("store: rotate oauth refresh: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: rotate oauth refresh: %w", err)
+	}
+	return nil
+}
+
+// RevokeOAuthGrant ends one of the account's live grants.
+func (q *Queries) RevokeOAuthGrant(ctx context.Context, accountID int64, grantID string, now time.Time) error {
+	res, err := q.write.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ?
+		WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`), now.UnixNano(), grantID, accountID)
+	if err != nil {
+		return fmt.Errorf("store: revoke oauth grant: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return store.ErrNotFound
+	}
+	if _, err := q.write.ExecContext(ctx, q.bind(`DELETE FROM oauth_tokens WHERE grant_id = ?`), grantID); err != nil {
+		return fmt.Errorf("store: revoke oauth grant: %w", err)
+	}
+	return nil
+}
+
+// TouchOAuthGrant records when a grant was last used.
+func (q *Queries) TouchOAuthGrant(ctx context.Context, grantID string, at time.Time) error {
+	if _, err := q.write.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET last_used_ns = ? WHERE id = ?`),
+		at.UnixNano(), grantID); err != nil {
+		return fmt.Errorf("store: touch oauth grant: %w", err)
+	}
+	return nil
+}
+
+// OAuthGrants lists the account's live grants, newest first.
+func (q *Queries) OAuthGrants(ctx context.Context, accountID int64, now time.Time) ([]store.OAuthGrant, error) {
+	rows, err := q.read.QueryContext(ctx, q.bind(`SELECT `+grantColumns+`
+		FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+		WHERE g.account_id = ? AND g.revoked_ns IS NULL AND g.expires_ns > ?
+		ORDER BY g.created_ns DESC, g.id DESC`), accountID, now.UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("store: oauth grants: %w", err)
+	}
+	defer rows.Close()
+	var out []store.OAuthGrant
+	for rows.Next() {
+		var g store.OAuthGrant
+		dest, finish := scanGrant(&g)
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("store: oauth grants: %w", err)
+		}
+		finish()
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: oauth grants: %w", err)
+	}
+	return out, nil
+}
+
+// SweepOAuth deletes ended grants (with their tokens) and expired codes.
+func (q *Queries) SweepOAuth(ctx context.Context, now time.Time) error {
+	for _, query := range []string{
+		`DELETE FROM oauth_grants WHERE expires_ns <= ? OR revoked_ns IS NOT NULL`,
+		// A used code stays while its grant lives, so that a replay is
+		// still recognised and ends the grant.
+		`DELETE FROM oauth_codes WHERE expires_ns <= ?
+			AND (grant_id IS NULL OR grant_id NOT IN (SELECT id FROM oauth_grants))`,
+	} {
+		if _, err := q.write.ExecContext(ctx, q.bind(query), now.UnixNano()); err != nil {
+			return fmt.Errorf("store: sweep oauth: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,161 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// BumpGeneration grows the signals' change counter; imports run it in
+// their transaction.
+const BumpGeneration = `UPDATE signal_generation SET n = n + 1 WHERE id = 1`
+
+// signalColumns are selected in the order scanSignal reads them; the text is
+// cut to the code points of the first parameter.
+const signalColumns = `id, tag, source, language, country, author_name, author_headline,
+	source_url, substr(text, 1, ?), text_chars, published_ns, published_digits,
+	published_at_precision, observed_ns, observed_digits, status, market_only`
+
+// scanSignal reads signalColumns, then any extra columns into extra.
+func scanSignal(row interface{ Scan(...any) error }, extra ...any) (model.Signal, error) {
+	var s model.Signal
+	var country sql.NullString
+	var observedNS, observedDigits any
+	err := row.Scan(append([]any{&s.ID, &s.Tag, &s.Source, &s.Language, &country, &s.AuthorName,
+		&s.AuthorHeadline, &s.SourceURL, &s.Text, integer(&s.TextChars), integer(&s.PublishedAt.NS),
+		integer(&s.PublishedAt.Digits), &s.PublishedAtPrecision, &observedNS, &observedDigits,
+		&s.Status, &s.MarketOnly}, extra...)...)
+	s.Country = country.String
+	ns, ok := optionalInt(observedNS)
+	digits, _ := optionalInt(observedDigits)
+	if ok {
+		s.ObservedAt = &model.Time{NS: ns, Digits: int(digits)}
+	}
+	return s, err
+}
+
+// collectSignals scans and closes rows of signalColumns.
+func collectSignals(rows *sql.Rows, capacity int) ([]model.Signal, error) {
+	defer rows.Close()
+	out := make([]model.Signal, 0, capacity)
+	for rows.Next() {
+		s, err := scanSignal(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// filter returns the conditions of f after the public-only predicate, and
+// args with their values appended. One value is an equality, so that a
+// per-filter index yields rows already in listing order.
+func (q *Queries) filter(f model.Filter, args []any) (string, []any) {
+	var b strings.Builder
+	b.WriteString(q.dialect.PublicOnly)
+	in := func(col string, values []string) {
+		if len(values) == 0 {
+			return
+		}
+		if len(values) == 1 {
+			b.WriteString(" AND " + col + " = ?")
+		} else {
+			b.WriteString(" AND " + col + " IN (?" + strings.Repeat(", ?", len(values)-1) + ")")
+		}
+		for _, v := range values {
+			args = append(args, v)
+		}
+	}
+	in("tag", f.Tags)
+	in("source", f.Sources)
+	in("language", f.Languages)
+	in("country", f.Countries)
+	if f.ObservedAfter != nil {
+		b.WriteString(" AND observed_ns > ?")
+		args = append(args, f.ObservedAfter.NS)
+	}
+	return b.String(), args
+}
+
+// orderSignals is the listing order: newest published first, then id
+// descending.
+const orderSignals = ` ORDER BY published_ns DESC, id DESC`
+
+// ListSignals returns one page of public signals.
+func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.Signal, bool, error) {
+	where, args := q.filter(lq.Filter, []any{model.ListSnippetChars})
+	if lq.Q != "" {
+		// A position, not LIKE: % and _ match only themselves.
+		folded := model.Fold(lq.Q)
+		contains := func(col string) string { return q.dialect.Position + "(" + col + ", ?) > 0" }
+		where += ` AND (` + contains("fold_text") + ` OR ` + contains("fold_author") + ` OR ` + contains("fold_headline") + `)`
+		args = append(args, folded, folded, folded)
+	}
+	page := orderSignals + ` LIMIT ? OFFSET ?`
+	args = append(args, lq.PageSize+1, lq.Offset())
+	query := `SELECT ` + signalColumns + ` FROM signals WHERE ` + where + page
+	if lq.Q == "" && q.dialect.IDsFirst {
+		query = `SELECT ` + signalColumns + ` FROM (SELECT id FROM signals WHERE ` + where + page +
+			`) AS page JOIN signals USING (id)` + orderSignals
+	}
+	rows, err := q.query(ctx, query, args...)
+	if err != nil {
+		return nil, false, Wrap("list signals", err)
+	}
+	list, err := collectSignals(rows, lq.PageSize+1)
+	if err != nil {
+		return nil, false, Wrap("list signals", err)
+	}
+	more := len(list) > lq.PageSize
+	if more {
+		list = list[:lq.PageSize]
+	}
+	return list, more, nil
+}
+
+// GetSignal returns one public signal with its text cut to MaxTextChars.
+func (q *Queries) GetSignal(ctx context.Context, id string) (model.Signal, error) {
+	s, err := scanSignal(q.queryRow(ctx, `SELECT `+signalColumns+` FROM signals WHERE id = ? AND `+q.dialect.PublicOnly,
+		model.MaxTextChars, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = store.ErrNotFound
+	}
+	return s, Wrap("get signal", err)
+}
+
+// CountSignals counts every stored signal.
+func (q *Queries) CountSignals(ctx context.Context) (int, error) {
+	var n int
+	err := q.queryRow(ctx, `SELECT count(*) FROM signals`).Scan(integer(&n))
+	return n, Wrap("count signals", err)
+}
+
+// Generation reads the change counter of the signals.
+func (q *Queries) Generation(ctx context.Context) (int64, error) {
+	var n int64
+	err := q.queryRow(ctx, `SELECT n FROM signal_generation WHERE id = 1`).Scan(integer(&n))
+	return n, Wrap("read generation", err)
+}
+
+// SetStatus changes a signal's editorial status and grows the generation.
+func (q *Queries) SetStatus(ctx context.Context, id, status string, marketOnly *bool) error {
+	err := q.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q.bind(`UPDATE signals SET status = ?,
+			market_only = coalesce(?, market_only) WHERE id = ?`), status, marketOnly, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return cmp.Or(err, store.ErrNotFound)
+		}
+		_, err = tx.ExecContext(ctx, BumpGeneration)
+		return err
+	})
+	return Wrap("set status", err)
+}

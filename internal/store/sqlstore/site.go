@@ -1,0 +1,127 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// CreateHub registers a hub; ErrExists if its slug is taken.
+func (q *Queries) CreateHub(ctx context.Context, h model.Hub) error {
+	n, err := q.exec(ctx, `INSERT INTO hubs (slug, title, description, filter) VALUES (?, ?, ?, ?)
+		ON CONFLICT (slug) DO NOTHING`, h.Slug, h.Title, h.Description, h.Filter)
+	if err == nil && n == 0 {
+		err = store.ErrExists
+	}
+	return Wrap("create hub", err)
+}
+
+// Hubs lists the hubs by slug.
+func (q *Queries) Hubs(ctx context.Context) ([]model.Hub, error) {
+	rows, err := q.query(ctx, `SELECT slug, title, description, filter FROM hubs ORDER BY slug`)
+	if err != nil {
+		return nil, Wrap("list hubs", err)
+	}
+	defer rows.Close()
+	var out []model.Hub
+	for rows.Next() {
+		var h model.Hub
+		if err := rows.Scan(&h.Slug, &h.Title, &h.Description, &h.Filter); err != nil {
+			return nil, Wrap("list hubs", err)
+		}
+		out = append(out, h)
+	}
+	return out, Wrap("list hubs", rows.Err())
+}
+
+// Hub finds a hub by slug.
+func (q *Queries) Hub(ctx context.Context, slug string) (model.Hub, error) {
+	h := model.Hub{Slug: slug}
+	err := q.queryRow(ctx, `SELECT title, description, filter FROM hubs WHERE slug = ?`, slug).
+		Scan(&h.Title, &h.Description, &h.Filter)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = store.ErrNotFound
+	}
+	return h, Wrap("hub", err)
+}
+
+// RemoveHub removes a hub.
+func (q *Queries) RemoveHub(ctx context.Context, slug string) error {
+	n, err := q.exec(ctx, `DELETE FROM hubs WHERE slug = ?`, slug)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return Wrap("remove hub", err)
+}
+
+// PutArticles upserts articles by slug in one transaction.
+func (q *Queries) PutArticles(ctx context.Context, articles []model.Article) error {
+	args := make([][]any, len(articles))
+	for i, a := range articles {
+		args[i] = []any{a.Slug, a.Title, a.Summary, a.PublishedAt.UnixNano(), a.Body}
+	}
+	return Wrap("put articles", q.execEach(ctx, `INSERT INTO articles (slug, title, summary, published_ns, body)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (slug) DO UPDATE SET title = excluded.title,
+		summary = excluded.summary, published_ns = excluded.published_ns, body = excluded.body`, args))
+}
+
+const articleColumns = `slug, title, summary, published_ns, body`
+
+func scanArticle(row interface{ Scan(...any) error }) (model.Article, error) {
+	var a model.Article
+	var ns int64
+	err := row.Scan(&a.Slug, &a.Title, &a.Summary, integer(&ns), &a.Body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, store.ErrNotFound
+	}
+	a.PublishedAt = time.Unix(0, ns).UTC()
+	return a, err
+}
+
+// Articles lists every article, newest published first.
+func (q *Queries) Articles(ctx context.Context) ([]model.Article, error) {
+	rows, err := q.query(ctx, `SELECT `+articleColumns+` FROM articles ORDER BY published_ns DESC, slug`)
+	if err != nil {
+		return nil, Wrap("list articles", err)
+	}
+	defer rows.Close()
+	var out []model.Article
+	for rows.Next() {
+		a, err := scanArticle(rows)
+		if err != nil {
+			return nil, Wrap("list articles", err)
+		}
+		out = append(out, a)
+	}
+	return out, Wrap("list articles", rows.Err())
+}
+
+// Article finds an article by slug.
+func (q *Queries) Article(ctx context.Context, slug string) (model.Article, error) {
+	a, err := scanArticle(q.queryRow(ctx, `SELECT `+articleColumns+` FROM articles WHERE slug = ?`, slug))
+	return a, Wrap("article", err)
+}
+
+// PublicCountries lists the countries of public signals, walking the
+// public-country index.
+func (q *Queries) PublicCountries(ctx context.Context) ([]string, error) {
+	rows, err := q.query(ctx, `SELECT DISTINCT country FROM signals WHERE `+q.dialect.PublicOnly+
+		` AND country IS NOT NULL ORDER BY country`)
+	if err != nil {
+		return nil, Wrap("public countries", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, Wrap("public countries", err)
+		}
+		out = append(out, c)
+	}
+	return out, Wrap("public countries", rows.Err())
+}

@@ -1,0 +1,210 @@
+// Package sqlstore holds the queries that mean the same in SQLite and
+// PostgreSQL, written once on database/sql: the sqlite and postgres stores
+// embed Queries and add only what their engines do differently (quota
+// counters, search slots and flights, bulk import, migrations).
+//
+// Queries are written with ? placeholders; Queries rebinds them to $1, $2 …
+// for PostgreSQL, so a shared query must not hold a ? anywhere else. The
+// few things the two engines spell differently are in Dialect.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Dialect is what the engines spell differently in the shared queries.
+type Dialect struct {
+	// Numbered is true when the engine's placeholders are $1, $2 … rather
+	// than ?.
+	Numbered bool
+	// PublicOnly is the predicate of the partial listing indexes, spelled
+	// as the engine's migrations spell it: a query must repeat it literally
+	// for the planner to use them.
+	PublicOnly string
+	// Position is the function giving the position of a substring in a
+	// string, 0 when absent: instr(haystack, needle) or strpos(…).
+	Position string
+	// SignalKey is the column of signals that signal_vectors references in
+	// its column VectorKey.
+	SignalKey, VectorKey string
+	// Vectors is how the engine stores embedding vectors.
+	Vectors Vectors
+	// IDsFirst makes a listing without a substring find its page's ids
+	// first and read only the rows it shows: worth it where the listing
+	// index covers every filter column, so that the rows skipped are
+	// skipped in the index alone.
+	IDsFirst bool
+	// Constraint translates the engine's constraint errors: store.ErrExists
+	// for a unique key taken, store.ErrNotFound for a missing referenced
+	// row, any other error unchanged.
+	Constraint func(error) error
+	// ExecBatch, when not nil, runs a rebound statement once per element of
+	// args in one transaction (PostgreSQL pipelines them in one round trip);
+	// otherwise the statement is prepared and run on the writer.
+	ExecBatch func(ctx context.Context, query string, args [][]any) error
+}
+
+// Vectors is how an engine stores embedding vectors in the vector column of
+// signal_vectors.
+type Vectors struct {
+	// Select is the expression that reads the column of the row v as the
+	// bytes Decode reads.
+	Select string
+	// Encode returns the value that writes v.
+	Encode func(v []float32) any
+	// Decode reads a vector; nil when there is none.
+	Decode func(b []byte) ([]float32, error)
+}
+
+// Reader runs read-only queries: a *sql.DB, or a pool that prepares its
+// statements once.
+type Reader interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Queries runs the shared queries: reads through read, writes through write
+// (the same pool for PostgreSQL; for SQLite a read pool beside the one
+// writer connection).
+type Queries struct {
+	read    Reader
+	write   *sql.DB
+	dialect Dialect
+}
+
+// New returns the shared queries of an engine.
+func New(read Reader, write *sql.DB, d Dialect) *Queries {
+	if d.Constraint == nil {
+		d.Constraint = func(err error) error { return err }
+	}
+	return &Queries{read: read, write: write, dialect: d}
+}
+
+// bind rewrites the ? placeholders of query for the engine.
+func (q *Queries) bind(query string) string {
+	if !q.dialect.Numbered {
+		return query
+	}
+	return Rebind(query)
+}
+
+// Rebind numbers the ? placeholders of query: $1, $2 ….
+func Rebind(query string) string {
+	var b strings.Builder
+	b.Grow(len(query) + 16)
+	for n := 1; ; n++ {
+		i := strings.IndexByte(query, '?')
+		if i < 0 {
+			b.WriteString(query)
+			return b.String()
+		}
+		b.WriteString(query[:i])
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(n))
+		query = query[i+1:]
+	}
+}
+
+func (q *Queries) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return q.read.QueryContext(ctx, q.bind(query), args...)
+}
+
+func (q *Queries) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return q.read.QueryRowContext(ctx, q.bind(query), args...)
+}
+
+// writeRow runs a write that returns a row (RETURNING) on the writer.
+func (q *Queries) writeRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return q.write.QueryRowContext(ctx, q.bind(query), args...)
+}
+
+// exec runs a write and returns how many rows it changed.
+func (q *Queries) exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := q.write.ExecContext(ctx, q.bind(query), args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// inTx runs fn in a transaction of the writer, committed if fn succeeds.
+func (q *Queries) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := q.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// execEach runs query once per element of args, in one transaction.
+func (q *Queries) execEach(ctx context.Context, query string, args [][]any) error {
+	query = q.bind(query)
+	if q.dialect.ExecBatch != nil {
+		return q.dialect.ExecBatch(ctx, query, args)
+	}
+	return q.inTx(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, query)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, a := range args {
+			if _, err := stmt.ExecContext(ctx, a...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Wrap names the operation that failed, as every store error does
+// ("store: list signals: …"); nil stays nil. The message never holds SQL or
+// the values queried.
+func Wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("store: %s: %w", op, err)
+}
+
+// Ping checks that the database answers a query.
+func (q *Queries) Ping(ctx context.Context) error {
+	var one int
+	return Wrap("ping", q.queryRow(ctx, `SELECT 1`).Scan(&one))
+}
+
+// Migration is one schema change, named by its file: 0001_init.sql has
+// version 0001_init.
+type Migration struct {
+	Version string
+	SQL     string
+}
+
+// Migrations reads the *.sql files of dir in files, in the order their
+// names sort, which is the order they apply in.
+func Migrations(files fs.FS, dir string) ([]Migration, error) {
+	names, err := fs.Glob(files, dir+"/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	out := make([]Migration, len(names))
+	for i, name := range names {
+		body, err := fs.ReadFile(files, name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Migration{Version: strings.TrimSuffix(strings.TrimPrefix(name, dir+"/"), ".sql"), SQL: string(body)}
+	}
+	return out, nil
+}
