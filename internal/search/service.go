@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -17,8 +16,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"signals/internal/failure"
 	"signals/internal/model"
-	"signals/internal/problem"
 	"signals/internal/store"
 )
 
@@ -46,6 +45,8 @@ type Result struct {
 	CandidatesConsidered int
 	SearchedAt           time.Time
 	ExpiresAt            time.Time
+
+	fresh bool // this request ran the search (for the Observer)
 }
 
 // Matched is one signal that reached the cutoff, Text cut to CandidateChars.
@@ -71,6 +72,8 @@ type Service struct {
 	CacheTTL time.Duration
 	// Capacity is how many fresh searches this process scores at once.
 	Capacity int
+	// Observer, when set, learns how searches end (metrics).
+	Observer Observer
 
 	once     sync.Once
 	capacity chan struct{}
@@ -79,14 +82,21 @@ type Service struct {
 }
 
 // flight is a fresh search in progress that identical searches join.
+//
+// Its outcome is its joiners' only once it is a search: once its leader
+// has reserved it, or found the result of another process's identical
+// search. From the reservation on it runs detached from the leader's
+// client, bounded by Timeout: it is paid for, its joiners wait for it and
+// its result serves later identical searches from the cache. Before that,
+// nothing is paid: when the leader is refused (busy, no reservation left),
+// fails, or its client leaves, the flight is not shared and its joiners go
+// through the flow themselves (one of them leads, on its own account).
 type flight struct {
 	done    chan struct{}
 	waiters int // guarded by Service.mu
-	// abandoned: the leader was refused before searching (busy, no
-	// reservation left); joiners go through the flow themselves.
-	abandoned bool
-	result    store.CachedSearch
-	err       error
+	shared  bool
+	result  store.CachedSearch
+	err     error
 }
 
 func (s *Service) init() {
@@ -116,8 +126,18 @@ func (s *Service) Key(r Request) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Search answers r for acct.
+// Search answers r for acct. If ctx ends first (the client left), the error
+// is ctx's, whatever failed because of it.
 func (s *Service) Search(ctx context.Context, acct model.Account, r Request) (Result, error) {
+	res, err := s.search(ctx, acct, r)
+	if err != nil && ctx.Err() != nil {
+		return Result{}, ctx.Err()
+	}
+	s.observe(res, err)
+	return res, err
+}
+
+func (s *Service) search(ctx context.Context, acct model.Account, r Request) (Result, error) {
 	s.init()
 	key := s.Key(r)
 	for {
@@ -137,7 +157,7 @@ func (s *Service) Search(ctx context.Context, acct model.Account, r Request) (Re
 			case <-ctx.Done():
 				return Result{}, ctx.Err()
 			}
-			if f.abandoned {
+			if !f.shared {
 				continue
 			}
 			if f.err != nil {
@@ -197,18 +217,18 @@ func (s *Service) claim(ctx context.Context, acct model.Account, r Request, key 
 			return store.CachedSearch{}, nil, err
 		}
 		if hit {
+			f.shared = true
 			return cached, nil, nil
 		}
 	}
 }
 
 // lead runs a fresh search for key: it takes the account's slot, a share of
-// the model's capacity and a daily reservation, in that order, and marks the
-// flight abandoned when any of them is refused (nothing is consumed then).
+// the model's capacity and a daily reservation, in that order; when any of
+// them is refused nothing is consumed and the flight is not shared.
 func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key string, f *flight) (store.CachedSearch, model.Usage, error) {
 	now := s.Now()
 	refuse := func(err error) (store.CachedSearch, model.Usage, error) {
-		f.abandoned = true
 		return store.CachedSearch{}, model.Usage{}, err
 	}
 	release, ok, err := s.Store.AcquireSearchSlot(ctx, acct.ID, acct.Limits.ConcurrentSearches, now, s.lease())
@@ -216,7 +236,7 @@ func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key s
 		return refuse(err)
 	}
 	if !ok {
-		return refuse(problem.New(http.StatusTooManyRequests, problem.CodeSearchInProgress,
+		return refuse(failure.New(failure.CodeSearchInProgress,
 			fmt.Sprintf("the account already runs %d semantic search at a time; wait for it to finish", acct.Limits.ConcurrentSearches)))
 	}
 	defer release()
@@ -224,7 +244,7 @@ func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key s
 	case s.capacity <- struct{}{}:
 		defer func() { <-s.capacity }()
 	default:
-		return refuse(problem.New(http.StatusServiceUnavailable, problem.CodeServiceBusy,
+		return refuse(failure.New(failure.CodeServiceBusy,
 			"the search model is at capacity; nothing was counted against the search allowance").WithRetryAfter(2))
 	}
 	usage, err := s.Store.ReserveSearch(ctx, acct.ID, acct.Limits.DailySearches, now)
@@ -233,24 +253,29 @@ func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key s
 	}
 	if usage.Denied != "" {
 		wait := model.SecondsUntil(now, usage.DayStart.Add(24*time.Hour))
-		return refuse(problem.New(http.StatusTooManyRequests, problem.CodeSearchLimitReached,
+		return refuse(failure.New(failure.CodeSearchLimitReached,
 			fmt.Sprintf("the account's %d fresh semantic searches of this UTC day are used; cached and joined searches still work", acct.Limits.DailySearches)).
 			WithRetryAfter(wait))
 	}
-	// The reservation is consumed from here on, whatever happens. The search
-	// outlives the leader's request: joiners may be waiting for it.
+	// The reservation is consumed from here on, whatever happens, and the
+	// search is its joiners' too: it outlives the leader's client.
+	f.shared = true
 	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.Timeout)
 	defer cancel()
+	started := time.Now()
 	result, err := s.run(runCtx, r, key)
+	if s.Observer != nil {
+		s.Observer.Scored(time.Since(started))
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return result, usage, problem.New(http.StatusServiceUnavailable, problem.CodeSearchTimeout,
+			return result, usage, failure.New(failure.CodeSearchTimeout,
 				"the semantic search timed out; its reservation is used. Do not retry it automatically")
 		}
 		if s.Log != nil {
 			s.Log.Error("semantic search failed", "err", err)
 		}
-		return result, usage, problem.New(http.StatusServiceUnavailable, problem.CodeSearchFailed,
+		return result, usage, failure.New(failure.CodeSearchFailed,
 			"the semantic search failed; its reservation is used")
 	}
 	return result, usage, nil
@@ -311,7 +336,7 @@ func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedS
 // account's remaining searches.
 func (s *Service) answer(ctx context.Context, acct model.Account, r Request, c store.CachedSearch, hit bool, usage *model.Usage) (Result, error) {
 	res := Result{CacheHit: hit, CandidatesConsidered: c.CandidatesConsidered,
-		SearchedAt: c.SearchedAt, ExpiresAt: c.ExpiresAt}
+		SearchedAt: c.SearchedAt, ExpiresAt: c.ExpiresAt, fresh: usage != nil}
 	if usage == nil {
 		u, err := s.Store.Usage(ctx, acct.ID, s.Now())
 		if err != nil {

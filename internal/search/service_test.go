@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/search"
@@ -114,10 +116,10 @@ func req(q string) search.Request {
 	return search.Request{Query: search.NormalizeQuery(q), Limit: search.DefaultLimit}
 }
 
-func wantCode(t *testing.T, err error, code string) *problem.Problem {
+func wantCode(t *testing.T, err error, code failure.Code) *failure.Error {
 	t.Helper()
-	var p *problem.Problem
-	if !errors.As(err, &p) || p.Code != code {
+	p, ok := failure.As(err)
+	if !ok || p.Code != code {
 		t.Fatalf("error = %v, want problem %s", err, code)
 	}
 	return p
@@ -210,19 +212,21 @@ func TestWindowIsNewest512AndTextIsCut(t *testing.T) {
 	}
 }
 
+// outcome is what a search returned.
+type outcome struct {
+	res search.Result
+	err error
+}
+
 func TestJoinInFlightReservesNothing(t *testing.T) {
 	e := newEnv(t, 5)
 	e.sc.relevance = map[string]float64{"s002": 0.95}
 	e.sc.gate, e.sc.started = make(chan struct{}), make(chan struct{}, 1)
 	ctx := context.Background()
-	type out struct {
-		res search.Result
-		err error
-	}
-	lead, join := make(chan out, 1), make(chan out, 1)
-	go func() { r, err := e.svc.Search(ctx, e.alice, req("q")); lead <- out{r, err} }()
+	lead, join := make(chan outcome, 1), make(chan outcome, 1)
+	go func() { r, err := e.svc.Search(ctx, e.alice, req("q")); lead <- outcome{r, err} }()
 	<-e.sc.started
-	go func() { r, err := e.svc.Search(ctx, e.bob, req("  q ")); join <- out{r, err} }()
+	go func() { r, err := e.svc.Search(ctx, e.bob, req("  q ")); join <- outcome{r, err} }()
 	// The joiner must be waiting on the flight before the leader finishes.
 	waitFor(t, func() bool { return e.svc.Waiting("q") == 1 })
 	close(e.sc.gate)
@@ -248,11 +252,11 @@ func TestAccountBusyAndServiceBusyConsumeNothing(t *testing.T) {
 	<-e.sc.started
 
 	_, err := e.svc.Search(ctx, e.alice, req("second"))
-	if p := wantCode(t, err, problem.CodeSearchInProgress); p.Status != 429 {
-		t.Errorf("status %d", p.Status)
+	if p := wantCode(t, err, failure.CodeSearchInProgress); problem.Status(p.Code) != 429 {
+		t.Errorf("status %d", problem.Status(p.Code))
 	}
 	_, err = e.svc.Search(ctx, e.bob, req("third"))
-	if p := wantCode(t, err, problem.CodeServiceBusy); p.Status != 503 || p.RetryAfterSeconds == nil {
+	if p := wantCode(t, err, failure.CodeServiceBusy); problem.Status(p.Code) != 503 || p.RetryAfterSeconds == 0 {
 		t.Errorf("service busy: %+v", p)
 	}
 	close(e.sc.gate)
@@ -278,9 +282,9 @@ func TestDailySearchCap(t *testing.T) {
 		}
 	}
 	_, err := e.svc.Search(ctx, e.alice, req("c"))
-	p := wantCode(t, err, problem.CodeSearchLimitReached)
-	if p.Status != 429 || *p.RetryAfterSeconds != 14*3600 {
-		t.Errorf("search cap: status %d retry %v, want 429 and 50400 s to midnight UTC", p.Status, *p.RetryAfterSeconds)
+	p := wantCode(t, err, failure.CodeSearchLimitReached)
+	if problem.Status(p.Code) != 429 || p.RetryAfterSeconds != 14*3600 {
+		t.Errorf("search cap: status %d retry %v, want 429 and 50400 s to midnight UTC", problem.Status(p.Code), p.RetryAfterSeconds)
 	}
 	if res, err := e.svc.Search(ctx, e.alice, req("a")); err != nil || !res.CacheHit || res.SearchesRemaining != 0 {
 		t.Errorf("a cached search still works at the cap: %+v, %v", res, err)
@@ -293,8 +297,8 @@ func TestFailureAndTimeoutKeepTheReservation(t *testing.T) {
 		e := newEnv(t, 3)
 		e.sc.err = errors.New("model crashed")
 		_, err := e.svc.Search(ctx, e.alice, req("q"))
-		p := wantCode(t, err, problem.CodeSearchFailed)
-		if p.Status != 503 || strings.Contains(p.Detail, "crashed") {
+		p := wantCode(t, err, failure.CodeSearchFailed)
+		if problem.Status(p.Code) != 503 || strings.Contains(p.Detail, "crashed") {
 			t.Errorf("failure problem: %+v", p)
 		}
 		if u, _ := e.db.Usage(ctx, e.alice.ID, day); u.SearchesUsed != 1 {
@@ -311,8 +315,8 @@ func TestFailureAndTimeoutKeepTheReservation(t *testing.T) {
 		e.svc.Timeout = 50 * time.Millisecond
 		e.sc.gate = make(chan struct{}) // never opens
 		_, err := e.svc.Search(ctx, e.alice, req("q"))
-		p := wantCode(t, err, problem.CodeSearchTimeout)
-		if p.Status != 503 || p.RetryAfterSeconds != nil {
+		p := wantCode(t, err, failure.CodeSearchTimeout)
+		if problem.Status(p.Code) != 503 || p.RetryAfterSeconds != 0 {
 			t.Errorf("timeout problem: %+v; want 503 without Retry-After", p)
 		}
 		if u, _ := e.db.Usage(ctx, e.alice.ID, day); u.SearchesUsed != 1 {
@@ -351,6 +355,14 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 }
 
+// otherProcess returns a second service on e's store, as another process
+// runs it, with a scorer of its own that scores like e's.
+func (e *env) otherProcess() (*search.Service, *scripted) {
+	sc := &scripted{relevance: e.sc.relevance}
+	return &search.Service{Store: e.db, Scorer: sc, Now: e.svc.Now, Timeout: 5 * time.Second,
+		CacheTTL: 10 * time.Minute, Capacity: 4}, sc
+}
+
 // Two services on one store behave like two processes on one database: an
 // identical search in the second waits for the first's result instead of
 // scoring again, and reserves nothing.
@@ -358,9 +370,7 @@ func TestJoinAcrossProcesses(t *testing.T) {
 	e := newEnv(t, 5)
 	e.sc.relevance = map[string]float64{"s003": 0.91}
 	e.sc.gate, e.sc.started = make(chan struct{}), make(chan struct{}, 1)
-	other := &scripted{relevance: e.sc.relevance}
-	second := &search.Service{Store: e.db, Scorer: other, Now: e.svc.Now, Timeout: 5 * time.Second,
-		CacheTTL: 10 * time.Minute, Capacity: 4}
+	second, other := e.otherProcess()
 	ctx := context.Background()
 	lead := make(chan error, 1)
 	go func() { _, err := e.svc.Search(ctx, e.alice, req("same")); lead <- err }()
@@ -403,5 +413,84 @@ func TestCacheWriteFailureStillAnswers(t *testing.T) {
 		if err != nil || len(res.Matches) != 1 || res.CacheHit || res.SearchesRemaining != want {
 			t.Fatalf("search %d: %+v, %v; want an answer that could not be cached", i, res, err)
 		}
+	}
+}
+
+// A leader whose client leaves while its search waits for another process's
+// identical search abandons the flight: its joiner goes on by itself and
+// gets the other process's result, not the leader's cancellation.
+func TestLeaderLeavingBeforeItsSearchDoesNotFailJoiners(t *testing.T) {
+	e := newEnv(t, 5)
+	e.sc.relevance = map[string]float64{"s003": 0.91}
+	e.sc.gate, e.sc.started = make(chan struct{}), make(chan struct{}, 1)
+	second, other := e.otherProcess()
+	carol, err := e.db.CreateAccount(context.Background(), "carol@example.com", day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan error, 1)
+	go func() { _, err := e.svc.Search(context.Background(), e.alice, req("same")); first <- err }()
+	<-e.sc.started // the first process runs the search
+
+	leaderCtx, leave := context.WithCancel(context.Background())
+	lead := make(chan error, 1)
+	go func() { _, err := second.Search(leaderCtx, e.bob, req("same")); lead <- err }()
+	waitFor(t, func() bool { return second.InFlight("same") })
+	joined := make(chan outcome, 1)
+	go func() {
+		res, err := second.Search(context.Background(), carol, req("same"))
+		joined <- outcome{res, err}
+	}()
+	waitFor(t, func() bool { return second.Waiting("same") == 1 })
+	leave()
+	if err := <-lead; !errors.Is(err, context.Canceled) {
+		t.Errorf("the leader whose client left: %v, want context.Canceled", err)
+	}
+	close(e.sc.gate)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	j := <-joined
+	if j.err != nil || len(j.res.Matches) != 1 || j.res.SearchesRemaining != 10 {
+		t.Fatalf("joiner: %+v, %v; want the first process's result, nothing reserved", j.res, j.err)
+	}
+	if other.calls.Load() != 0 {
+		t.Errorf("the second process scored %d times", other.calls.Load())
+	}
+}
+
+// A leader whose client leaves once its search runs does not stop it: the
+// search is paid for, its joiners get its result and it is cached. The
+// leader's error is its client's cancellation, and nothing is logged as an
+// error.
+func TestLeaderLeavingDuringItsSearchDoesNotFailJoiners(t *testing.T) {
+	e := newEnv(t, 5)
+	var logs strings.Builder
+	e.svc.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	e.sc.relevance = map[string]float64{"s002": 0.95}
+	e.sc.gate, e.sc.started = make(chan struct{}), make(chan struct{}, 1)
+	leaderCtx, leave := context.WithCancel(context.Background())
+	lead, join := make(chan outcome, 1), make(chan outcome, 1)
+	go func() { r, err := e.svc.Search(leaderCtx, e.alice, req("q")); lead <- outcome{r, err} }()
+	<-e.sc.started
+	go func() { r, err := e.svc.Search(context.Background(), e.bob, req("q")); join <- outcome{r, err} }()
+	waitFor(t, func() bool { return e.svc.Waiting("q") == 1 })
+	leave()
+	close(e.sc.gate)
+	l, j := <-lead, <-join
+	if !errors.Is(l.err, context.Canceled) {
+		t.Errorf("the leader whose client left: %v, want context.Canceled", l.err)
+	}
+	if j.err != nil || len(j.res.Matches) != 1 || j.res.CacheHit || j.res.SearchesRemaining != 10 {
+		t.Errorf("joiner: %+v, %v; want the leader's result", j.res, j.err)
+	}
+	if res, err := e.svc.Search(context.Background(), e.bob, req("q")); err != nil || !res.CacheHit {
+		t.Errorf("after: %+v, %v; want the result cached", res, err)
+	}
+	if u, _ := e.db.Usage(context.Background(), e.alice.ID, day); u.SearchesUsed != 1 {
+		t.Errorf("the leader's account used %d searches, want 1", u.SearchesUsed)
+	}
+	if strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("logged an error:\n%s", logs.String())
 	}
 }

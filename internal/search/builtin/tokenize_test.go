@@ -1,4 +1,4 @@
-package search
+package builtin
 
 import (
 	"slices"
@@ -96,9 +96,9 @@ func TestAliasesResolve(t *testing.T) {
 	}
 }
 
-func mustBuiltin(t testing.TB) *Builtin {
+func mustBuiltin(t testing.TB) *Scorer {
 	t.Helper()
-	b, err := NewBuiltin()
+	b, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,6 @@
-package search
+// Package eval measures semantic-search scorers on labelled query sets and
+// fits their calibrations: the work behind signals eval-search.
+package eval
 
 import (
 	"bytes"
@@ -12,6 +14,9 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"signals/internal/model"
+	"signals/internal/search"
 )
 
 // Doc is one searchable signal given to Evaluate.
@@ -21,15 +26,15 @@ type Doc struct {
 	Tag  string
 }
 
-// EvalSet is a labelled set of queries (testdata/eval.json).
-type EvalSet struct {
-	Description string      `json:"description"`
-	Queries     []EvalQuery `json:"queries"`
+// Set is a labelled set of queries (testdata/eval.json).
+type Set struct {
+	Description string  `json:"description"`
+	Queries     []Query `json:"queries"`
 }
 
-// EvalQuery is one query and the ids of the signals that answer it. An empty
+// Query is one query and the ids of the signals that answer it. An empty
 // Relevant list means nothing should match (an off-topic query).
-type EvalQuery struct {
+type Query struct {
 	Query    string   `json:"query"`
 	Relevant []string `json:"relevant"`
 	// Acceptable lists signals that may match without counting either way:
@@ -45,7 +50,7 @@ type EvalQuery struct {
 
 // label is the fitting label of the signal id for q: 1 if it answers q, 0
 // if it does not, and -1 if it is acceptable, a pair left out of fits.
-func (q EvalQuery) label(id string) float64 {
+func (q Query) label(id string) float64 {
 	switch {
 	case slices.Contains(q.Relevant, id):
 		return 1
@@ -56,29 +61,29 @@ func (q EvalQuery) label(id string) float64 {
 }
 
 //go:embed testdata/eval.json
-var demoEvalSet []byte
+var demoSet []byte
 
-// DemoEvalSet returns the evaluation set written over the demo data set.
-func DemoEvalSet() io.Reader { return bytes.NewReader(demoEvalSet) }
+// DemoSet returns the evaluation set written over the demo data set.
+func DemoSet() io.Reader { return bytes.NewReader(demoSet) }
 
-// ReadEvalSet decodes an evaluation set.
-func ReadEvalSet(r io.Reader) (EvalSet, error) {
-	var s EvalSet
+// ReadSet decodes an evaluation set.
+func ReadSet(r io.Reader) (Set, error) {
+	var s Set
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return EvalSet{}, fmt.Errorf("search: evaluation set: %w", err)
+		return Set{}, fmt.Errorf("eval: evaluation set: %w", err)
 	}
 	for i, q := range s.Queries {
 		if strings.TrimSpace(q.Query) == "" {
-			return EvalSet{}, fmt.Errorf("search: evaluation set: query %d is empty", i+1)
+			return Set{}, fmt.Errorf("eval: evaluation set: query %d is empty", i+1)
 		}
 	}
 	return s, nil
 }
 
 // Report is the outcome of Evaluate. Matches are candidates with relevance at
-// or above Cutoff.
+// or above search.Cutoff.
 type Report struct {
 	Model   string
 	Docs    int
@@ -116,37 +121,37 @@ type QueryResult struct {
 }
 
 // Evaluate embeds docs with s, scores every doc against every query of the
-// set read from r, and reports recall and precision at Cutoff and nDCG@10.
+// set read from r, and reports recall and precision at search.Cutoff and nDCG@10.
 // All docs form one candidate window, in the given order (which should be
-// newest first); callers keep at most WindowSize.
-func Evaluate(ctx context.Context, s Scorer, docs []Doc, r io.Reader) (Report, error) {
-	set, err := ReadEvalSet(r)
+// newest first); callers keep at most search.WindowSize.
+func Evaluate(ctx context.Context, s search.Scorer, docs []Doc, r io.Reader) (Report, error) {
+	set, err := ReadSet(r)
 	if err != nil {
 		return Report{}, err
 	}
 	return EvaluateSet(ctx, s, docs, set)
 }
 
-// candidates returns docs as search sees them: cut to CandidateChars and
-// embedded by s.
-func candidates(ctx context.Context, s Scorer, docs []Doc) ([]Candidate, error) {
+// candidates returns docs as search sees them: cut to search.CandidateChars
+// and embedded by s.
+func candidates(ctx context.Context, s search.Scorer, docs []Doc) ([]search.Candidate, error) {
 	texts := make([]string, len(docs))
 	for i, d := range docs {
-		texts[i] = cut(d.Text, CandidateChars)
+		texts[i] = model.Cut(d.Text, search.CandidateChars)
 	}
 	vecs, err := s.EmbedDocuments(ctx, texts)
 	if err != nil {
 		return nil, err
 	}
-	cands := make([]Candidate, len(docs))
+	cands := make([]search.Candidate, len(docs))
 	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
+		cands[i] = search.Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
 	}
 	return cands, nil
 }
 
 // EvaluateSet is Evaluate with a decoded set.
-func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report, error) {
+func EvaluateSet(ctx context.Context, s search.Scorer, docs []Doc, set Set) (Report, error) {
 	cands, err := candidates(ctx, s, docs)
 	if err != nil {
 		return Report{}, err
@@ -158,12 +163,12 @@ func EvaluateSet(ctx context.Context, s Scorer, docs []Doc, set EvalSet) (Report
 
 // evaluate reports on set over cands, with score giving the relevance of
 // every candidate to the query at index q of the set.
-func evaluate(model string, cands []Candidate, set EvalSet, score func(q int) ([]float64, error)) (Report, error) {
+func evaluate(modelName string, cands []search.Candidate, set Set, score func(q int) ([]float64, error)) (Report, error) {
 	known := make(map[string]bool, len(cands))
 	for _, c := range cands {
 		known[c.ID] = true
 	}
-	rep := Report{Model: model, Docs: len(cands), Queries: len(set.Queries)}
+	rep := Report{Model: modelName, Docs: len(cands), Queries: len(set.Queries)}
 	var ndcgSum float64
 	var ndcgN int
 	unknown := map[string]bool{}
@@ -198,7 +203,7 @@ func evaluate(model string, cands []Candidate, set EvalSet, score func(q int) ([
 		sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
 		for _, i := range order {
 			id := cands[i].ID
-			matched := scores[i] >= Cutoff
+			matched := scores[i] >= search.Cutoff
 			switch {
 			case rel[id] && matched:
 				res.Hits = append(res.Hits, id)
@@ -256,7 +261,7 @@ func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "model %s: %d queries over %d signals\n", r.Model, r.Queries, r.Docs)
 	fmt.Fprintf(&b, "recall@%.2f %.3f (%d of %d)  precision %.3f (%d of %d matches)  nDCG@10 %.3f  off-topic matches %d\n",
-		Cutoff, r.Recall, r.Hits, r.Labelled, r.Precision, r.Hits, r.Matches, r.NDCG10, r.OffTopicMatches)
+		search.Cutoff, r.Recall, r.Hits, r.Labelled, r.Precision, r.Hits, r.Matches, r.NDCG10, r.OffTopicMatches)
 	if len(r.Unknown) > 0 {
 		fmt.Fprintf(&b, "labelled ids not among the signals (ignored): %s\n", strings.Join(r.Unknown, ", "))
 	}

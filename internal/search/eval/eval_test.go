@@ -1,60 +1,41 @@
-package search
+package eval
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"signals/internal/search"
+	"signals/internal/search/builtin"
+	"signals/internal/search/searchtest"
 )
 
-// demoDocsPath is the demo data set, relative to this package.
-var demoDocsPath = filepath.Join("..", "demo", "demo.jsonl")
-
-// demoDocs returns the searchable demo signals (public, not market-only),
-// newest last as in the file.
+// demoDocs returns the searchable demo signals, newest last as in the file.
 func demoDocs(t testing.TB) []Doc {
 	t.Helper()
-	path := demoDocsPath
-	if p := os.Getenv("SIGNALS_EVAL_DOCS"); p != "" {
-		path = p
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var docs []Doc
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var r struct {
-			ID         string `json:"id"`
-			Text       string `json:"text"`
-			Tag        string `json:"tag"`
-			Status     string `json:"status"`
-			MarketOnly bool   `json:"market_only"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if r.Status == "public" && !r.MarketOnly {
-			docs = append(docs, Doc{ID: r.ID, Text: r.Text, Tag: r.Tag})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	signals := searchtest.DemoSignals(t)
+	docs := make([]Doc, len(signals))
+	for i, s := range signals {
+		docs[i] = Doc{ID: s.ID, Text: s.Text, Tag: s.Tag}
 	}
 	return docs
 }
 
-func readDemoEvalSet(t testing.TB) EvalSet {
+func mustBuiltin(t testing.TB) *builtin.Scorer {
 	t.Helper()
-	set, err := ReadEvalSet(DemoEvalSet())
+	b, err := builtin.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func readDemoSet(t testing.TB) Set {
+	t.Helper()
+	set, err := ReadSet(DemoSet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +112,7 @@ func TestReadEvalSet(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			set, err := ReadEvalSet(strings.NewReader(tc.in))
+			set, err := ReadSet(strings.NewReader(tc.in))
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
@@ -140,49 +121,55 @@ func TestReadEvalSet(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ReadEvalSet(DemoEvalSet()); err != nil {
+	if _, err := ReadSet(DemoSet()); err != nil {
 		t.Errorf("bundled set: %v", err)
 	}
 }
 
-// TestEvaluateCounts checks Evaluate's figures against the builtin scorer's
-// own scores on the sample documents.
-func TestEvaluateCounts(t *testing.T) {
-	b := mustBuiltin(t)
-	cands := sampleCandidates(t, b)
-	score := func(q string) map[string]float64 {
-		s, err := b.Score(context.Background(), q, cands)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := map[string]float64{}
-		for i, c := range cands {
-			m[c.ID] = s[i]
-		}
-		return m
+// fixed scores candidates from a table: query -> signal id -> relevance.
+type fixed map[string]map[string]float64
+
+func (fixed) Model() string { return "fixed" }
+
+func (fixed) EmbedDocuments(_ context.Context, texts []string) ([][]float32, error) {
+	return make([][]float32, len(texts)), nil
+}
+
+func (f fixed) Score(_ context.Context, query string, cands []search.Candidate) ([]float64, error) {
+	out := make([]float64, len(cands))
+	for i, c := range cands {
+		out[i] = f[query][c.ID]
 	}
+	return out, nil
+}
+
+// TestEvaluateCounts checks Evaluate's figures against known scores.
+func TestEvaluateCounts(t *testing.T) {
 	const q1, q2 = "machine learning engineer job", "chocolate cake recipe"
-	s1 := score(q1)
-	if s1["job"] < Cutoff || s1["fr-job"] < Cutoff || s1["event"] >= Cutoff {
-		t.Fatalf("unexpected scores %v", s1)
+	s1 := map[string]float64{"job": 0.95, "fr-job": search.Cutoff, "event": 0.3, "launch": 0.2, "funding": 0.1, "feedback": 0.8499}
+	scorer := fixed{q1: s1, q2: {"job": 0.2}}
+	var docs []Doc
+	for _, id := range []string{"job", "funding", "launch", "event", "fr-job", "feedback"} {
+		docs = append(docs, Doc{ID: id, Text: id})
 	}
 	tests := []struct {
 		name                              string
-		queries                           []EvalQuery
+		queries                           []Query
 		wantRecall, wantPrecision, wantND float64
 		wantHits, wantMatches, wantOff    int
 		wantUnknown                       []string
 	}{
-		{"all found", []EvalQuery{{Query: q1, Relevant: []string{"job", "fr-job"}}}, 1, 1, 1, 2, 2, 0, nil},
-		{"one false match", []EvalQuery{{Query: q1, Relevant: []string{"job"}}}, 1, 0.5, 1, 1, 2, 0, nil},
-		{"acceptable neither hit nor false", []EvalQuery{{Query: q1, Relevant: []string{"job"}, Acceptable: []string{"fr-job"}}}, 1, 1, 1, 1, 1, 0, nil},
-		{"missed", []EvalQuery{{Query: q1, Relevant: []string{"job", "event"}}}, 0.5, 0.5, ndcgOf(s1, []string{"job", "event"}), 1, 2, 0, nil},
-		{"off topic", []EvalQuery{{Query: q2}}, 0, 1, 0, 0, 0, 0, nil},
-		{"unknown ids ignored", []EvalQuery{{Query: q1, Relevant: []string{"job", "fr-job", "nope"}}}, 1, 1, 1, 2, 2, 0, []string{"nope"}},
+		{"all found", []Query{{Query: q1, Relevant: []string{"job", "fr-job"}}}, 1, 1, 1, 2, 2, 0, nil},
+		{"one false match", []Query{{Query: q1, Relevant: []string{"job"}}}, 1, 0.5, 1, 1, 2, 0, nil},
+		{"acceptable neither hit nor false", []Query{{Query: q1, Relevant: []string{"job"}, Acceptable: []string{"fr-job"}}}, 1, 1, 1, 1, 1, 0, nil},
+		{"missed", []Query{{Query: q1, Relevant: []string{"job", "event"}}}, 0.5, 0.5, ndcgOf(s1, []string{"job", "event"}), 1, 2, 0, nil},
+		{"off topic", []Query{{Query: q2}}, 0, 1, 0, 0, 0, 0, nil},
+		{"off-topic match", []Query{{Query: q1}}, 0, 0, 0, 0, 2, 2, nil},
+		{"unknown ids ignored", []Query{{Query: q1, Relevant: []string{"job", "fr-job", "nope"}}}, 1, 1, 1, 2, 2, 0, []string{"nope"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := EvaluateSet(context.Background(), b, sampleDocs, EvalSet{Queries: tc.queries})
+			rep, err := EvaluateSet(context.Background(), scorer, docs, Set{Queries: tc.queries})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package search
+package builtin
 
 // aliases maps words the word vectors lack or place in an older sense (GloVe
 // was trained on 2014 news and encyclopaedia text) to a few in-vocabulary

@@ -1,4 +1,4 @@
-package search
+package builtin
 
 import (
 	"strings"
@@ -145,7 +145,7 @@ type phraseEntry struct {
 	terms string
 }
 
-func newPhraseIndex() phraseIndex {
+func newPhraseIndex(phrases map[string]string) phraseIndex {
 	ix := phraseIndex{}
 	for p, t := range phrases {
 		ws := strings.Fields(p)

@@ -1,4 +1,4 @@
-package search
+package builtin
 
 import (
 	"context"
@@ -11,9 +11,11 @@ import (
 	"testing"
 
 	"signals/internal/model"
+	"signals/internal/search"
+	"signals/internal/search/searchtest"
 )
 
-var sampleDocs = []Doc{
+var sampleDocs = []search.Candidate{
 	{ID: "job", Text: "We're hiring a senior machine learning engineer to build our LLM platform in Paris. Remote friendly, competitive salary."},
 	{ID: "funding", Text: "Acme Robotics raised $40M in a Series B led by Example Ventures to scale its warehouse picking robots."},
 	{ID: "launch", Text: "Just launched our AI code assistant: it writes unit tests for your pull requests. Try it free today!"},
@@ -22,7 +24,8 @@ var sampleDocs = []Doc{
 	{ID: "feedback", Text: "Tried the new chatbot for customer support: slow answers and it invents facts. Disappointed so far."},
 }
 
-func sampleCandidates(t testing.TB, s Scorer) []Candidate {
+// sampleCandidates returns sampleDocs with their vectors.
+func sampleCandidates(t testing.TB, s search.Scorer) []search.Candidate {
 	t.Helper()
 	texts := make([]string, len(sampleDocs))
 	for i, d := range sampleDocs {
@@ -32,9 +35,9 @@ func sampleCandidates(t testing.TB, s Scorer) []Candidate {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := make([]Candidate, len(sampleDocs))
-	for i, d := range sampleDocs {
-		cands[i] = Candidate{ID: d.ID, Text: d.Text, Vector: vs[i]}
+	cands := slices.Clone(sampleDocs)
+	for i := range cands {
+		cands[i].Vector = vs[i]
 	}
 	return cands
 }
@@ -85,9 +88,9 @@ func TestBuiltinEmbedDocuments(t *testing.T) {
 
 func TestBuiltinEmbedCutsAndCancels(t *testing.T) {
 	b := mustBuiltin(t)
-	base := strings.Repeat("robot ", CandidateChars/6)
+	base := strings.Repeat("robot ", search.CandidateChars/6)
 	long := base + strings.Repeat("funding ", 500)
-	vs, err := b.EmbedDocuments(context.Background(), []string{cut(long, CandidateChars), long})
+	vs, err := b.EmbedDocuments(context.Background(), []string{model.Cut(long, search.CandidateChars), long})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +134,10 @@ func TestBuiltinScore(t *testing.T) {
 					t.Fatalf("%s: relevance %v out of [0,1]", c.ID, got[i])
 				}
 				want := strings.Contains(" "+strings.Join(tc.want, " ")+" ", " "+c.ID+" ")
-				if (got[i] >= Cutoff) != want {
+				if (got[i] >= search.Cutoff) != want {
 					t.Errorf("%s: relevance %.3f, want match %v", c.ID, got[i], want)
 				}
-				if tc.top != "" && c.ID != tc.top && got[i] >= got[slices.IndexFunc(cands, func(c Candidate) bool { return c.ID == tc.top })] {
+				if tc.top != "" && c.ID != tc.top && got[i] >= got[slices.IndexFunc(cands, func(c search.Candidate) bool { return c.ID == tc.top })] {
 					t.Errorf("%s: relevance %.3f ranks above %s", c.ID, got[i], tc.top)
 				}
 			}
@@ -207,7 +210,7 @@ func TestBuiltinTermCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cands := append(sampleCandidates(t, b), Candidate{ID: "edited", Text: text, Vector: vs[0]})
+		cands := append(sampleCandidates(t, b), search.Candidate{ID: "edited", Text: text, Vector: vs[0]})
 		got, err := b.Score(ctx, "humanoid robot factory", cands)
 		if err != nil {
 			t.Fatal(err)
@@ -216,11 +219,11 @@ func TestBuiltinTermCache(t *testing.T) {
 	}
 	before := score("Quarterly report on our bakery's sourdough sales.")
 	after := score("Our humanoid robots now work two shifts in a car factory.")
-	if before >= Cutoff || after < Cutoff {
+	if before >= search.Cutoff || after < search.Cutoff {
 		t.Errorf("relevance %.3f before and %.3f after editing the text: cached terms of the old text?", before, after)
 	}
 	for i := range termCacheSize + 10 {
-		b.terms(Candidate{ID: fmt.Sprint("bulk", i), Text: "robots"})
+		b.terms(search.Candidate{ID: fmt.Sprint("bulk", i), Text: "robots"})
 	}
 	b.cache.mu.Lock()
 	n := len(b.cache.m)
@@ -255,7 +258,7 @@ func BenchmarkLoad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		newAnalyzer(v)
+		newAnalyzer(v, defaultTables())
 	}
 }
 
@@ -271,23 +274,18 @@ func BenchmarkScore512Cold(b *testing.B) { benchScore512(b, true) }
 
 func benchScore512(b *testing.B, cold bool) {
 	s := mustBuiltin(b)
-	demo := demoDocs(b)
-	docs := make([]Doc, WindowSize)
-	for i := range docs {
-		d := demo[i%len(demo)]
-		docs[i] = Doc{ID: fmt.Sprint(i), Text: cut(d.Text, CandidateChars)}
-	}
-	texts := make([]string, len(docs))
-	for i, d := range docs {
-		texts[i] = d.Text
+	demo := searchtest.DemoSignals(b)
+	texts := make([]string, search.WindowSize)
+	for i := range texts {
+		texts[i] = model.Cut(demo[i%len(demo)].Text, search.CandidateChars)
 	}
 	vs, err := s.EmbedDocuments(context.Background(), texts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	cands := make([]Candidate, len(docs))
-	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: d.Text, Vector: vs[i]}
+	cands := make([]search.Candidate, len(texts))
+	for i, text := range texts {
+		cands[i] = search.Candidate{ID: fmt.Sprint(i), Text: text, Vector: vs[i]}
 	}
 	queries := []string{"companies hiring machine learning engineers in Europe", "humanoid robot startups raising money", "complaints about AI coding assistants"}
 	i := 0
@@ -331,20 +329,13 @@ func TestRoot(t *testing.T) {
 // centred vectors would be the window's negated mean.
 func TestBuiltinScoreNoVectors(t *testing.T) {
 	b := mustBuiltin(t)
-	docs := append(slices.Clone(sampleDocs), Doc{ID: "cjk", Text: "介護施設での実証実験を3か月行いました。"})
-	texts := make([]string, len(docs))
-	for i, d := range docs {
-		texts[i] = d.Text
-	}
-	vs, err := b.EmbedDocuments(context.Background(), texts)
+	cands := append(sampleCandidates(t, b), search.Candidate{ID: "cjk", Text: "介護施設での実証実験を3か月行いました。"})
+	vs, err := b.EmbedDocuments(context.Background(), []string{cands[len(cands)-1].Text})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := make([]Candidate, len(docs))
-	for i, d := range docs {
-		cands[i] = Candidate{ID: d.ID, Text: d.Text, Vector: vs[i]}
-	}
-	fs, err := b.features(context.Background(), "zzqxj qqqzv", cands, b.cal.SoftFloor, b.cal.SoftFull)
+	cands[len(cands)-1].Vector = vs[0]
+	fs, err := b.features(context.Background(), "zzqxj qqqzv", cands)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +356,7 @@ func TestBuiltinTagMatchesItsKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := []Candidate{
+	cands := []search.Candidate{
 		{ID: "funding", Text: text, Vector: vs[0], Tag: "funding"},
 		{ID: "job", Text: text, Vector: vs[0], Tag: "job"},
 		{ID: "untagged", Text: text, Vector: vs[0]},
@@ -379,7 +370,7 @@ func TestBuiltinTagMatchesItsKind(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, c := range cands {
-			if c.ID != tc.want && scores[i] >= scores[slices.IndexFunc(cands, func(c Candidate) bool { return c.ID == tc.want })] {
+			if c.ID != tc.want && scores[i] >= scores[slices.IndexFunc(cands, func(c search.Candidate) bool { return c.ID == tc.want })] {
 				t.Errorf("%q: %s scores %.3f, not below the %s signal: %v", tc.query, c.ID, scores[i], tc.want, scores)
 			}
 		}
@@ -391,6 +382,48 @@ func TestConceptTagsAreTags(t *testing.T) {
 	for _, c := range concepts {
 		if c.tag != "" && !slices.Contains(model.Tags, c.tag) {
 			t.Errorf("concept group %.30q has tag %q, not one of %v", c.words, c.tag, model.Tags)
+		}
+	}
+}
+
+// BenchmarkNew is the builtin scorer's whole start-up: the vectors decoded,
+// the analyser, the concept and root tables, the phrase index and the model
+// name.
+func BenchmarkNew(b *testing.B) {
+	for b.Loop() {
+		if _, err := load(defaultTables()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestFeaturesForEachBounds checks that computing the features under many
+// soft bounds at once gives, for each, what scoring under those bounds
+// computes.
+func TestFeaturesForEachBounds(t *testing.T) {
+	b := mustBuiltin(t)
+	cands := sampleCandidates(t, b)
+	cands[1].Tag = "funding"
+	bounds := []SoftBounds{{0.2, 1}, {0.4, 0.6}, {0, 0.5}, {0.3, 1.2}}
+	for _, q := range []string{"startup that builds robots got investment", "machine learning engineer job", "the of", "zzqxj robots"} {
+		all, err := b.FeaturesFor(context.Background(), q, cands, bounds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, bd := range bounds {
+			c := b.Calibration()
+			c.SoftFloor, c.SoftFull = bd.Floor, bd.Full
+			one, err := b.WithCalibration(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := one.features(context.Background(), q, cands)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(all[i], want) {
+				t.Errorf("%q under %+v: %v, alone %v", q, bd, all[i], want)
+			}
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package search
+package builtin
 
 import "strings"
 
@@ -65,7 +65,7 @@ type concept struct {
 }
 
 // conceptGroups maps each concept word's vocabulary index to 1 + its group.
-func conceptGroups(v *wordVectors) []uint8 {
+func conceptGroups(v *wordVectors, concepts []concept) []uint8 {
 	g := make([]uint8, len(v.weight))
 	for i, group := range concepts {
 		for w := range strings.FieldsSeq(group.words) {

@@ -1,4 +1,4 @@
-package search
+package openai
 
 import (
 	"context"
@@ -9,11 +9,13 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"signals/internal/search"
 	"signals/internal/search/searchtest"
 )
 
@@ -59,36 +61,36 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	searchtest.WriteEmbeddings(w, req.Input, fakeVector)
 }
 
-func newFake(t *testing.T, f *fakeEmbeddings, suffix string) *OpenAI {
+func newFake(t *testing.T, f *fakeEmbeddings, suffix string) *Scorer {
 	t.Helper()
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	o, err := NewOpenAI(srv.URL+suffix, "test-embed", "sk-secret", 5*time.Second, DefaultOpenAICalibration)
+	o, err := New(srv.URL+suffix, "test-embed", "sk-secret", 5*time.Second, DefaultCalibration)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return o
 }
 
-func TestNewOpenAI(t *testing.T) {
+func TestNew(t *testing.T) {
 	tests := []struct {
 		name, url, model string
-		cal              OpenAICalibration
+		cal              Calibration
 		wantErr          bool
 		wantEndpoint     string
 		wantModel        string
 	}{
-		{"base URL", "https://api.example.com", "m1", DefaultOpenAICalibration, false, "https://api.example.com/v1/embeddings", "openai/api.example.com/m1"},
-		{"trailing v1", "http://localhost:11434/v1/", "nomic", DefaultOpenAICalibration, false, "http://localhost:11434/v1/embeddings", "openai/localhost:11434/nomic"},
-		{"path prefix", "https://gw.example.com/llm", "m", DefaultOpenAICalibration, false, "https://gw.example.com/llm/v1/embeddings", "openai/gw.example.com/m"},
-		{"relative URL", "api.example.com", "m", DefaultOpenAICalibration, true, "", ""},
-		{"other scheme", "ftp://x", "m", DefaultOpenAICalibration, true, "", ""},
-		{"no model", "https://api.example.com", " ", DefaultOpenAICalibration, true, "", ""},
-		{"bad slope", "https://api.example.com", "m", OpenAICalibration{Threshold: 0.5}, true, "", ""},
+		{"base URL", "https://api.example.com", "m1", DefaultCalibration, false, "https://api.example.com/v1/embeddings", "openai/api.example.com/m1"},
+		{"trailing v1", "http://localhost:11434/v1/", "nomic", DefaultCalibration, false, "http://localhost:11434/v1/embeddings", "openai/localhost:11434/nomic"},
+		{"path prefix", "https://gw.example.com/llm", "m", DefaultCalibration, false, "https://gw.example.com/llm/v1/embeddings", "openai/gw.example.com/m"},
+		{"relative URL", "api.example.com", "m", DefaultCalibration, true, "", ""},
+		{"other scheme", "ftp://x", "m", DefaultCalibration, true, "", ""},
+		{"no model", "https://api.example.com", " ", DefaultCalibration, true, "", ""},
+		{"bad slope", "https://api.example.com", "m", Calibration{Threshold: 0.5}, true, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			o, err := NewOpenAI(tc.url, tc.model, "k", time.Second, tc.cal)
+			o, err := New(tc.url, tc.model, "k", time.Second, tc.cal)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
@@ -152,13 +154,13 @@ func TestOpenAIEmbedDocumentsBatches(t *testing.T) {
 func TestOpenAICutsLongTexts(t *testing.T) {
 	f := &fakeEmbeddings{}
 	o := newFake(t, f, "/v1")
-	long := strings.Repeat("é", CandidateChars+50)
+	long := strings.Repeat("é", search.CandidateChars+50)
 	if _, err := o.EmbedDocuments(context.Background(), []string{long, ""}); err != nil {
 		t.Fatal(err)
 	}
 	in := f.requests[0].Input
-	if n := len([]rune(in[0])); n != CandidateChars {
-		t.Errorf("sent %d code points, want %d", n, CandidateChars)
+	if n := len([]rune(in[0])); n != search.CandidateChars {
+		t.Errorf("sent %d code points, want %d", n, search.CandidateChars)
 	}
 	if in[1] != " " {
 		t.Errorf("empty text sent as %q, want a space", in[1])
@@ -239,7 +241,7 @@ func TestOpenAIContext(t *testing.T) {
 			ctx, cancel := tc.ctx()
 			defer cancel()
 			start := time.Now()
-			_, err := o.Score(ctx, "robot", []Candidate{{ID: "x", Text: "robot"}})
+			_, err := o.Score(ctx, "robot", []search.Candidate{{ID: "x", Text: "robot"}})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -258,9 +260,9 @@ func TestOpenAIScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := make([]Candidate, len(docs))
+	cands := make([]search.Candidate, len(docs))
 	for i := range docs {
-		cands[i] = Candidate{ID: fmt.Sprint(i), Text: docs[i], Vector: vs[i]}
+		cands[i] = search.Candidate{ID: fmt.Sprint(i), Text: docs[i], Vector: vs[i]}
 	}
 	cands[3].Vector = nil // embedded on the fly
 	before := len(f.requests)
@@ -274,18 +276,18 @@ func TestOpenAIScore(t *testing.T) {
 	if in := f.requests[len(f.requests)-1].Input; len(in) != 2 || in[0] != "robot" || in[1] != "launch" {
 		t.Errorf("Score sent %q, want the query and the candidate without a vector", in)
 	}
-	cal := DefaultOpenAICalibration
+	cal := DefaultCalibration
 	for i, want := range []float64{
-		cal.relevance(cosine(fakeVector("robot"), fakeVector(docs[0]))),
-		cal.relevance(cosine(fakeVector("robot"), fakeVector(docs[1]))),
-		cal.relevance(cosine(fakeVector("robot"), fakeVector(docs[2]))),
-		cal.relevance(cosine(fakeVector("robot"), fakeVector(docs[3]))),
+		cal.Relevance(search.Cosine(fakeVector("robot"), fakeVector(docs[0]))),
+		cal.Relevance(search.Cosine(fakeVector("robot"), fakeVector(docs[1]))),
+		cal.Relevance(search.Cosine(fakeVector("robot"), fakeVector(docs[2]))),
+		cal.Relevance(search.Cosine(fakeVector("robot"), fakeVector(docs[3]))),
 	} {
 		if math.Abs(got[i]-want) > 1e-9 {
 			t.Errorf("relevance %d = %v, want %v", i, got[i], want)
 		}
 	}
-	if got[0] < Cutoff || got[1] >= Cutoff || got[2] < 0.5 {
+	if got[0] < search.Cutoff || got[1] >= search.Cutoff || got[2] < 0.5 {
 		t.Errorf("relevances %v: want the robot text to match and the funding one not", got)
 	}
 	before = len(f.requests)
@@ -294,117 +296,56 @@ func TestOpenAIScore(t *testing.T) {
 	}
 }
 
-func TestOpenAICalibration(t *testing.T) {
+func TestCalibration(t *testing.T) {
 	tests := []struct {
 		name string
-		cal  OpenAICalibration
+		cal  Calibration
 		cos  float64
 		want float64
 	}{
-		{"threshold gives the cutoff", OpenAICalibration{0.5, 20}, 0.5, Cutoff},
-		{"other threshold", OpenAICalibration{0.7, 10}, 0.7, Cutoff},
-		{"far below", OpenAICalibration{0.5, 20}, 0.1, logistic(20*(0.1-0.5) + math.Log(Cutoff/(1-Cutoff)))},
-		{"identical text", OpenAICalibration{0.5, 20}, 1, logistic(20*0.5 + math.Log(Cutoff/(1-Cutoff)))},
+		{"threshold gives the cutoff", Calibration{0.5, 20}, 0.5, search.Cutoff},
+		{"other threshold", Calibration{0.7, 10}, 0.7, search.Cutoff},
+		{"far below", Calibration{0.5, 20}, 0.1, search.Logistic(20*(0.1-0.5) + math.Log(search.Cutoff/(1-search.Cutoff)))},
+		{"identical text", Calibration{0.5, 20}, 1, search.Logistic(20*0.5 + math.Log(search.Cutoff/(1-search.Cutoff)))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.cal.relevance(tc.cos); math.Abs(got-tc.want) > 1e-12 {
+			if got := tc.cal.Relevance(tc.cos); math.Abs(got-tc.want) > 1e-12 {
 				t.Errorf("relevance(%v) = %v, want %v", tc.cos, got, tc.want)
 			}
 		})
 	}
 }
 
-func TestOpenAICalibrationValidate(t *testing.T) {
-	for _, cal := range []OpenAICalibration{{1.5, 20}, {-1.01, 20}, {math.NaN(), 20}, {0.5, 0}, {0.5, -3}, {0.5, math.Inf(1)}, {0.5, math.NaN()}} {
+func TestCalibrationValidate(t *testing.T) {
+	for _, cal := range []Calibration{{1.5, 20}, {-1.01, 20}, {math.NaN(), 20}, {0.5, 0}, {0.5, -3}, {0.5, math.Inf(1)}, {0.5, math.NaN()}} {
 		if err := cal.Validate(); err == nil {
 			t.Errorf("%+v: no error", cal)
 		}
-		if _, err := NewOpenAI("http://localhost:11434", "m", "", 0, cal); err == nil {
+		if _, err := New("http://localhost:11434", "m", "", 0, cal); err == nil {
 			t.Errorf("NewOpenAI with %+v: no error", cal)
 		}
 	}
-	for _, cal := range []OpenAICalibration{{-1, 0.1}, {1, 100}, DefaultOpenAICalibration} {
+	for _, cal := range []Calibration{{-1, 0.1}, {1, 100}, DefaultCalibration} {
 		if err := cal.Validate(); err != nil {
 			t.Errorf("%+v: %v", cal, err)
 		}
 	}
 }
 
-func TestFitOpenAI(t *testing.T) {
-	docs := demoDocs(t)
-	set := readDemoEvalSet(t)
+// TestEmbedLeavesTheTextsAlone checks that blank texts are sent as a space
+// without changing the caller's slice.
+func TestEmbedLeavesTheTextsAlone(t *testing.T) {
 	f := &fakeEmbeddings{}
-	f.respond = func(w http.ResponseWriter, req embeddingsRequest) {
-		searchtest.WriteEmbeddings(w, req.Input, searchtest.BagOfWords)
-	}
 	o := newFake(t, f, "")
-	o.Batch = 100
-	fitted, rep, err := FitOpenAI(context.Background(), o, docs, set)
-	if err != nil {
+	texts := []string{"robot", "", " \t"}
+	if _, err := o.embed(context.Background(), texts); err != nil {
 		t.Fatal(err)
 	}
-	cal := fitted.Calibration()
-	t.Logf("fitted %+v: %s", cal, rep.String()[:strings.Index(rep.String(), "\nkind")])
-	if o.Calibration() != DefaultOpenAICalibration {
-		t.Errorf("FitOpenAI changed the scorer it was given")
+	if want := []string{"robot", "", " \t"}; !slices.Equal(texts, want) {
+		t.Errorf("texts became %q, want %q", texts, want)
 	}
-	if cal == DefaultOpenAICalibration || cal.Threshold <= 0 || cal.Threshold >= 1 || cal.Slope <= 0 {
-		t.Errorf("calibration %+v", cal)
-	}
-	// Every doc and every query is embedded once.
-	wantRequests := (len(docs)+o.Batch-1)/o.Batch + len(set.Queries)
-	if len(f.requests) != wantRequests {
-		t.Errorf("%d embeddings requests, want %d", len(f.requests), wantRequests)
-	}
-	if rep.Precision < fitPrecision || rep.Recall <= 0 || rep.Matches < 10 {
-		t.Errorf("fitted report: recall %.3f precision %.3f over %d matches; want precision at least %.2f", rep.Recall, rep.Precision, rep.Matches, fitPrecision)
-	}
-	// The report is what the fitted scorer gives when it searches.
-	again, err := EvaluateSet(context.Background(), fitted, docs, set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Hits != rep.Hits || again.Matches != rep.Matches || math.Abs(again.NDCG10-rep.NDCG10) > 1e-9 {
-		t.Errorf("fitted scorer: %d hits of %d matches, nDCG %.4f; the fit reported %d of %d, %.4f", again.Hits, again.Matches, again.NDCG10, rep.Hits, rep.Matches, rep.NDCG10)
-	}
-	// The default calibration does not suit this model: its threshold is not
-	// the one that holds the precision.
-	def, err := EvaluateSet(context.Background(), o, docs, set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if def.Hits == rep.Hits && def.Matches == rep.Matches {
-		t.Errorf("the default calibration gives the same matches as the fitted one")
-	}
-}
-
-func TestFitOpenAIWithoutSeparation(t *testing.T) {
-	f := &fakeEmbeddings{}
-	f.respond = func(w http.ResponseWriter, req embeddingsRequest) {
-		searchtest.WriteEmbeddings(w, req.Input, func(string) []float32 { return []float32{1, 2, 3} })
-	}
-	_, _, err := FitOpenAI(context.Background(), newFake(t, f, ""), demoDocs(t), readDemoEvalSet(t))
-	if err == nil || !strings.Contains(err.Error(), "does not separate") {
-		t.Fatalf("a model that gives every text the same vector: %v", err)
-	}
-}
-
-func TestShortestBetween(t *testing.T) {
-	for _, tc := range []struct{ lo, hi, want float64 }{
-		{0.30857, 0.30866, 0.3086},
-		{0.2, 0.9, 0.6},
-		{0.41, 0.42, 0.415},
-		{-0.05, 0.05, 0},
-		{0.123456789, 0.1234568, 0.12345679},
-		{0.5, 0.5, 0.5}, // no decimal strictly between: the midpoint
-	} {
-		got := shortestBetween(tc.lo, tc.hi, (tc.lo+tc.hi)/2)
-		if !(got > tc.lo && got < tc.hi) && tc.lo != tc.hi {
-			t.Errorf("shortestBetween(%v, %v) = %v: not strictly between", tc.lo, tc.hi, got)
-		}
-		if math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("shortestBetween(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
-		}
+	if in := f.requests[0].Input; !slices.Equal(in, []string{"robot", " ", " "}) {
+		t.Errorf("sent %q, want blank texts as one space", in)
 	}
 }

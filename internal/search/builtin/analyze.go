@@ -1,4 +1,4 @@
-package search
+package builtin
 
 import (
 	"bytes"
@@ -11,8 +11,11 @@ import (
 // index for its vector. Stop words (English and French) give no term; aliases
 // give the alias as a lexical term plus their expansion.
 type analyzer struct {
-	vocab   *wordVectors
-	aliases map[string][]aliasTerm
+	vocab     *wordVectors
+	aliases   map[string][]aliasTerm
+	stopwords map[string]bool
+	elisions  []string // French elided articles and pronouns, removed in front
+	endings   []string // English contracted endings, removed behind
 }
 
 type aliasTerm struct {
@@ -20,10 +23,11 @@ type aliasTerm struct {
 	vec int32
 }
 
-func newAnalyzer(v *wordVectors) *analyzer {
-	a := &analyzer{vocab: v, aliases: make(map[string][]aliasTerm, len(aliases))}
+func newAnalyzer(v *wordVectors, t tables) *analyzer {
+	a := &analyzer{vocab: v, aliases: make(map[string][]aliasTerm, len(t.aliases)),
+		stopwords: t.stopwords, elisions: t.elisions, endings: t.endings}
 	var buf []byte
-	for k, exp := range aliases {
+	for k, exp := range t.aliases {
 		var ts []aliasTerm
 		if !slices.Contains(strings.Fields(exp), k) {
 			ts = append(ts, aliasTerm{lex: string(stem(append(buf[:0], k...))), vec: -1})
@@ -57,13 +61,13 @@ var (
 // word emits the terms of one folded word. It may modify w.
 func (a *analyzer) word(w []byte, emit emitFunc) []byte {
 	if bytes.IndexByte(w, '\'') >= 0 {
-		for _, p := range frenchElisions {
+		for _, p := range a.elisions {
 			if len(w) > len(p) && string(w[:len(p)]) == p {
 				w = w[len(p):]
 				break
 			}
 		}
-		for _, s := range englishEndings {
+		for _, s := range a.endings {
 			if len(w) > len(s) && string(w[len(w)-len(s):]) == s {
 				w = w[:len(w)-len(s)]
 				break
@@ -73,7 +77,7 @@ func (a *analyzer) word(w []byte, emit emitFunc) []byte {
 			w = bytes.ReplaceAll(w, []byte{'\''}, nil)
 		}
 	}
-	if len(w) == 0 || stopwords[string(w)] {
+	if len(w) == 0 || a.stopwords[string(w)] {
 		return w
 	}
 	if ts, ok := a.aliases[string(w)]; ok {
@@ -86,7 +90,7 @@ func (a *analyzer) word(w []byte, emit emitFunc) []byte {
 		if i := a.vocab.lookup(w); i >= 0 {
 			emit(nil, i)
 			for _, part := range bytes.Split(w, hyphenSeparator) {
-				if !stopwords[string(part)] {
+				if !a.stopwords[string(part)] {
 					emit(stem(part), -1)
 				}
 			}

@@ -1,4 +1,4 @@
-package search
+package builtin
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestPhraseExpand(t *testing.T) {
-	ix := newPhraseIndex()
+	ix := newPhraseIndex(phrases)
 	tests := []struct{ query, want string }{
 		{"robots shaped like people", "humanoid robots"},
 		{"Voice-to-text start-ups", "speech transcription"},

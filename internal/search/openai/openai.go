@@ -1,4 +1,6 @@
-package search
+// Package openai scores semantic searches with any OpenAI-compatible
+// embeddings server (OpenAI, Ollama, vLLM, Text Embeddings Inference…).
+package openai
 
 import (
 	"bytes"
@@ -12,69 +14,75 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"signals/internal/model"
+	"signals/internal/search"
 )
 
-// OpenAICalibration maps the cosine of query and document embeddings to
-// relevance: relevance = logistic(Slope·(cos − Threshold) + logit(Cutoff)),
-// so a cosine of Threshold gives exactly Cutoff (0.85), higher cosines more,
-// and Slope sets how fast relevance falls below it.
-type OpenAICalibration struct {
+// Calibration maps the cosine of query and document embeddings to relevance:
+// relevance = logistic(Slope·(cos − Threshold) + logit(Cutoff)), so a cosine
+// of Threshold gives exactly Cutoff (0.85), higher cosines more, and Slope
+// sets how fast relevance falls below it.
+type Calibration struct {
 	Threshold float64
 	Slope     float64
 }
 
-// DefaultOpenAICalibration suits OpenAI's text-embedding-3-small, where a
-// query and a passage clearly about it have a cosine of about 0.5 and
-// unrelated texts of the same domain 0.1 to 0.35. Other models differ: fit
-// theirs with FitOpenAI (signals eval-search --fit).
-var DefaultOpenAICalibration = OpenAICalibration{Threshold: 0.5, Slope: 20}
+// DefaultCalibration suits OpenAI's text-embedding-3-small, where a query and
+// a passage clearly about it have a cosine of about 0.5 and unrelated texts of
+// the same domain 0.1 to 0.35. Other models differ: fit theirs with
+// signals eval-search --fit.
+var DefaultCalibration = Calibration{Threshold: 0.5, Slope: 20}
 
 // Validate reports whether c can calibrate: a threshold inside [-1, 1], the
 // range of a cosine, and a positive, finite slope.
-func (c OpenAICalibration) Validate() error {
+func (c Calibration) Validate() error {
 	if math.IsNaN(c.Threshold) || c.Threshold < -1 || c.Threshold > 1 {
-		return fmt.Errorf("search: calibration threshold must be a cosine between -1 and 1, got %v", c.Threshold)
+		return fmt.Errorf("openai: calibration threshold must be a cosine between -1 and 1, got %v", c.Threshold)
 	}
 	if !(c.Slope > 0) || math.IsInf(c.Slope, 0) {
-		return fmt.Errorf("search: calibration slope must be positive, got %v", c.Slope)
+		return fmt.Errorf("openai: calibration slope must be positive, got %v", c.Slope)
 	}
 	return nil
 }
 
-func (c OpenAICalibration) relevance(cos float64) float64 {
-	return logistic(c.Slope*(cos-c.Threshold) + math.Log(Cutoff/(1-Cutoff)))
+// Relevance is the relevance of a cosine.
+func (c Calibration) Relevance(cos float64) float64 {
+	return search.Logistic(c.Slope*(cos-c.Threshold) + math.Log(search.Cutoff/(1-search.Cutoff)))
 }
 
-// DefaultOpenAIBatch is how many texts one embeddings request carries.
-const DefaultOpenAIBatch = 64
+// DefaultBatch is how many texts one embeddings request carries.
+const DefaultBatch = 64
 
-// OpenAI scores with any OpenAI-compatible embeddings server (OpenAI, Ollama,
-// vLLM, Text Embeddings Inference…) through POST {URL}/v1/embeddings.
-type OpenAI struct {
+// Scorer scores with an OpenAI-compatible embeddings server through
+// POST {URL}/v1/embeddings.
+type Scorer struct {
 	endpoint string
 	host     string
 	model    string
 	apiKey   string
 	timeout  time.Duration
-	cal      OpenAICalibration
+	cal      Calibration
 	// Batch is how many texts EmbedDocuments sends per request.
 	Batch int
 	// Client sends the requests; http.DefaultClient if nil.
 	Client *http.Client
 }
 
-// NewOpenAI returns a scorer for the embeddings server at baseURL (for
+var _ search.Scorer = (*Scorer)(nil)
+
+// New returns a scorer for the embeddings server at baseURL (for
 // example https://api.openai.com or http://localhost:11434; a trailing /v1
 // is accepted), using model. apiKey, if not empty, is sent as a Bearer token
 // and never logged or included in errors. timeout bounds each request (0: no
 // bound beyond the caller's context).
-func NewOpenAI(baseURL, model, apiKey string, timeout time.Duration, cal OpenAICalibration) (*OpenAI, error) {
+func New(baseURL, model, apiKey string, timeout time.Duration, cal Calibration) (*Scorer, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("search: embeddings URL must be an absolute http or https URL, got %q", baseURL)
+		return nil, fmt.Errorf("openai: embeddings URL must be an absolute http or https URL, got %q", baseURL)
 	}
 	if strings.TrimSpace(model) == "" {
-		return nil, errors.New("search: embeddings model must be set")
+		return nil, errors.New("openai: embeddings model must be set")
 	}
 	if err := cal.Validate(); err != nil {
 		return nil, err
@@ -83,24 +91,24 @@ func NewOpenAI(baseURL, model, apiKey string, timeout time.Duration, cal OpenAIC
 	path = strings.TrimSuffix(path, "/v1")
 	u.Path = path + "/v1/embeddings"
 	u.RawQuery, u.Fragment, u.User = "", "", nil
-	return &OpenAI{endpoint: u.String(), host: u.Host, model: model, apiKey: apiKey, timeout: timeout, cal: cal, Batch: DefaultOpenAIBatch}, nil
+	return &Scorer{endpoint: u.String(), host: u.Host, model: model, apiKey: apiKey, timeout: timeout, cal: cal, Batch: DefaultBatch}, nil
 }
 
 // Model implements Scorer: "openai/HOST/MODEL".
-func (o *OpenAI) Model() string { return "openai/" + o.host + "/" + o.model }
+func (o *Scorer) Model() string { return "openai/" + o.host + "/" + o.model }
 
 // EmbedDocuments implements Scorer, sending Batch texts per request.
-func (o *OpenAI) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+func (o *Scorer) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
 	batch := o.Batch
 	if batch <= 0 {
-		batch = DefaultOpenAIBatch
+		batch = DefaultBatch
 	}
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += batch {
 		end := min(start+batch, len(texts))
 		in := make([]string, end-start)
 		for i, t := range texts[start:end] {
-			in[i] = cut(t, CandidateChars)
+			in[i] = model.Cut(t, search.CandidateChars)
 		}
 		vs, err := o.embed(ctx, in)
 		if err != nil {
@@ -112,10 +120,10 @@ func (o *OpenAI) EmbedDocuments(ctx context.Context, texts []string) ([][]float3
 }
 
 // Calibration returns the calibration o scores with.
-func (o *OpenAI) Calibration() OpenAICalibration { return o.cal }
+func (o *Scorer) Calibration() Calibration { return o.cal }
 
 // WithCalibration returns a copy of o that scores with cal.
-func (o *OpenAI) WithCalibration(cal OpenAICalibration) (*OpenAI, error) {
+func (o *Scorer) WithCalibration(cal Calibration) (*Scorer, error) {
 	if err := cal.Validate(); err != nil {
 		return nil, err
 	}
@@ -126,19 +134,21 @@ func (o *OpenAI) WithCalibration(cal OpenAICalibration) (*OpenAI, error) {
 
 // Score implements Scorer. Candidates without a vector of the query's length
 // are embedded in the same request as the query.
-func (o *OpenAI) Score(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
-	cos, err := o.cosines(ctx, query, cands)
+func (o *Scorer) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
+	cos, err := o.Cosines(ctx, query, cands)
 	if err != nil {
 		return nil, err
 	}
 	for i, c := range cos {
-		cos[i] = o.cal.relevance(c)
+		cos[i] = o.cal.Relevance(c)
 	}
 	return cos, nil
 }
 
-// cosines returns the cosine of the query's embedding with each candidate's.
-func (o *OpenAI) cosines(ctx context.Context, query string, cands []Candidate) ([]float64, error) {
+// Cosines returns the cosine of the query's embedding with each candidate's,
+// before calibration. Candidates without a vector of the query's length are
+// embedded in the same request as the query.
+func (o *Scorer) Cosines(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
 	if len(cands) == 0 {
 		return nil, ctx.Err()
 	}
@@ -154,12 +164,12 @@ func (o *OpenAI) cosines(ctx context.Context, query string, cands []Candidate) (
 	for i, c := range cands {
 		if len(c.Vector) == 0 || len(c.Vector) != dims {
 			missing = append(missing, i)
-			in = append(in, cut(c.Text, CandidateChars))
+			in = append(in, model.Cut(c.Text, search.CandidateChars))
 		}
 	}
 	batch := o.Batch
 	if batch <= 0 {
-		batch = DefaultOpenAIBatch
+		batch = DefaultBatch
 	}
 	var vecs [][]float32
 	for start := 0; start < len(in); start += batch {
@@ -181,9 +191,9 @@ func (o *OpenAI) cosines(ctx context.Context, query string, cands []Candidate) (
 			v = f
 		}
 		if len(v) != len(qv) {
-			return nil, fmt.Errorf("search: candidate %q has a %d-dimensional vector, the query %d", c.ID, len(v), len(qv))
+			return nil, fmt.Errorf("openai: candidate %q has a %d-dimensional vector, the query %d", c.ID, len(v), len(qv))
 		}
-		out[i] = cosine(qv, v)
+		out[i] = search.Cosine(qv, v)
 	}
 	return out, nil
 }
@@ -201,13 +211,15 @@ type embeddingsResponse struct {
 }
 
 // embed sends one request for texts and returns their vectors in order.
-func (o *OpenAI) embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (o *Scorer) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	input := make([]string, len(texts))
 	for i, t := range texts {
+		input[i] = t
 		if strings.TrimSpace(t) == "" {
-			texts[i] = " " // servers reject empty inputs
+			input[i] = " " // servers reject empty inputs
 		}
 	}
-	body, err := json.Marshal(embeddingsRequest{Model: o.model, Input: texts})
+	body, err := json.Marshal(embeddingsRequest{Model: o.model, Input: input})
 	if err != nil {
 		return nil, err
 	}
@@ -232,28 +244,28 @@ func (o *OpenAI) embed(ctx context.Context, texts []string) ([][]float32, error)
 	resp, err := client.Do(req)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("search: embeddings request to %s: %w", o.host, ctxErr)
+			return nil, fmt.Errorf("openai: embeddings request to %s: %w", o.host, ctxErr)
 		}
-		return nil, fmt.Errorf("search: embeddings request to %s failed: %w", o.host, redact(err, o.apiKey))
+		return nil, fmt.Errorf("openai: embeddings request to %s failed: %w", o.host, redact(err, o.apiKey))
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
 	if err != nil {
-		return nil, fmt.Errorf("search: reading embeddings response from %s: %w", o.host, err)
+		return nil, fmt.Errorf("openai: reading embeddings response from %s: %w", o.host, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		snippet := strings.TrimSpace(cut(string(raw), 200))
+		snippet := strings.TrimSpace(model.Cut(string(raw), 200))
 		if o.apiKey != "" {
 			snippet = strings.ReplaceAll(snippet, o.apiKey, "[redacted]")
 		}
-		return nil, fmt.Errorf("search: embeddings server %s answered %s: %s", o.host, resp.Status, snippet)
+		return nil, fmt.Errorf("openai: embeddings server %s answered %s: %s", o.host, resp.Status, snippet)
 	}
 	var er embeddingsResponse
 	if err := json.Unmarshal(raw, &er); err != nil {
-		return nil, fmt.Errorf("search: malformed embeddings response from %s: %v", o.host, err)
+		return nil, fmt.Errorf("openai: malformed embeddings response from %s: %v", o.host, err)
 	}
 	if len(er.Data) != len(texts) {
-		return nil, fmt.Errorf("search: embeddings server %s returned %d vectors for %d texts", o.host, len(er.Data), len(texts))
+		return nil, fmt.Errorf("openai: embeddings server %s returned %d vectors for %d texts", o.host, len(er.Data), len(texts))
 	}
 	out := make([][]float32, len(texts))
 	dims := -1
@@ -263,15 +275,15 @@ func (o *OpenAI) embed(ctx context.Context, texts []string) ([][]float32, error)
 			i = *d.Index
 		}
 		if i < 0 || i >= len(out) || out[i] != nil {
-			return nil, fmt.Errorf("search: embeddings server %s returned a bad or repeated index %d", o.host, i)
+			return nil, fmt.Errorf("openai: embeddings server %s returned a bad or repeated index %d", o.host, i)
 		}
 		if len(d.Embedding) == 0 || (dims >= 0 && len(d.Embedding) != dims) {
-			return nil, fmt.Errorf("search: embeddings server %s returned vectors of inconsistent length", o.host)
+			return nil, fmt.Errorf("openai: embeddings server %s returned vectors of inconsistent length", o.host)
 		}
 		dims = len(d.Embedding)
 		for _, x := range d.Embedding {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, fmt.Errorf("search: embeddings server %s returned a non-finite value", o.host)
+				return nil, fmt.Errorf("openai: embeddings server %s returned a non-finite value", o.host)
 			}
 		}
 		out[i] = d.Embedding

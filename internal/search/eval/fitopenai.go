@@ -1,0 +1,82 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"signals/internal/search/openai"
+)
+
+// FitOpenAI fits the calibration of o to the model it talks to, on set over
+// docs (given newest first, as for Evaluate). Every (query, signal) pair is a
+// sample, labelled 1 if the signal is relevant to the query and 0 if it is
+// neither relevant nor acceptable; acceptable pairs are left out. The
+// threshold is the lowest cosine at which the samples at or above it keep a
+// precision of at least fitPrecision, so that precision holds at the cutoff; the
+// slope is that of a logistic regression of the label on the cosine, with the
+// classes balanced. Both are rounded for printing: the threshold to the
+// shortest decimal that keeps the same pairs, the slope to one decimal.
+// It returns o with that calibration and the report of it on set, computed
+// from the same embeddings: each doc and query is embedded once.
+func FitOpenAI(ctx context.Context, o *openai.Scorer, docs []Doc, set Set) (*openai.Scorer, Report, error) {
+	cands, err := candidates(ctx, o, docs)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	cosines := make([][]float64, len(set.Queries))
+	var cos, ys []float64
+	for qi, q := range set.Queries {
+		cs, err := o.Cosines(ctx, q.Query, cands)
+		if err != nil {
+			return nil, Report{}, fmt.Errorf("query %q: %w", q.Query, err)
+		}
+		cosines[qi] = cs
+		for i, c := range cands {
+			if y := q.label(c.ID); y >= 0 {
+				cos = append(cos, cs[i])
+				ys = append(ys, y)
+			}
+		}
+	}
+	if !slices.Contains(ys, 1) {
+		return nil, Report{}, errors.New("eval: the evaluation set labels none of these signals relevant")
+	}
+	thr, _, _ := recallThreshold(cos, ys, fitPrecision)
+	if math.IsInf(thr, 1) {
+		return nil, Report{}, fmt.Errorf("eval: no cosine keeps a precision of %.2f over at least 10 pairs: model %s does not separate this set's relevant signals", fitPrecision, o.Model())
+	}
+	xs := make([][]float64, len(cos))
+	for i, c := range cos {
+		xs[i] = []float64{1, c}
+	}
+	w := fitLogistic(xs, ys)
+	if !(w[1] > 0) {
+		return nil, Report{}, fmt.Errorf("eval: relevance does not rise with cosine for model %s on this set", o.Model())
+	}
+	// The threshold printed must select the same pairs: the shortest decimal
+	// between the last cosine kept and the first left out.
+	lo, hi := math.Inf(-1), math.Inf(1)
+	for _, c := range cos {
+		if c < thr {
+			lo = math.Max(lo, c)
+		} else {
+			hi = math.Min(hi, c)
+		}
+	}
+	cal := openai.Calibration{Threshold: shortestBetween(lo, hi, thr), Slope: math.Max(0.1, math.Round(w[1]*10)/10)}
+	fitted, err := o.WithCalibration(cal)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	rep, err := evaluate(fitted.Model(), cands, set, func(q int) ([]float64, error) {
+		out := make([]float64, len(cosines[q]))
+		for i, c := range cosines[q] {
+			out[i] = cal.Relevance(c)
+		}
+		return out, nil
+	})
+	return fitted, rep, err
+}
