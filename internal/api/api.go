@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"signals/internal/auth"
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/search"
@@ -39,11 +40,9 @@ func (a *API) List(ctx context.Context, q model.ListQuery) (*ListResponse, error
 	if err != nil {
 		return nil, err
 	}
-	resp := &ListResponse{Signals: make([]Signal, len(list)), Page: q.Page, PageSize: q.PageSize, HasMore: more}
+	resp := &ListResponse{Signals: make([]ListedSignal, len(list)), Page: q.Page, PageSize: q.PageSize, HasMore: more}
 	for i, s := range list {
-		resp.Signals[i] = NewSignal(s)
-		snippet := model.Cut(s.Text, model.ListSnippetChars)
-		resp.Signals[i].Snippet = &snippet
+		resp.Signals[i] = ListedSignal{SignalMeta: NewSignalMeta(s), Snippet: model.Cut(s.Text, model.ListSnippetChars)}
 	}
 	if more {
 		next := q.Page + 1
@@ -57,19 +56,16 @@ func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
 	// No stored id is invalid UTF-8, holds a control character or is longer
 	// than MaxIDChars (import refuses them), so such an id is simply missing.
 	if !model.PlausibleID(id) {
-		return nil, errNoSignal
+		return nil, ErrNoSignal
 	}
 	s, err := a.Store.GetSignal(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errNoSignal
+		return nil, ErrNoSignal
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := NewSignal(s)
-	text := model.Cut(s.Text, model.MaxTextChars)
-	out.Text = &text
-	return &out, nil
+	return &Signal{SignalMeta: NewSignalMeta(s), Text: model.Cut(s.Text, model.MaxTextChars)}, nil
 }
 
 // noQuery refuses any query parameter on an endpoint that takes none,
@@ -80,17 +76,21 @@ func noQuery(r *http.Request) error {
 		return nil
 	}
 	name := slices.Sorted(maps.Keys(q))[0]
-	p := problem.Unknown(name, []string{})
+	p := failure.Unknown(name, []string{})
 	p.ValidationMessage = "is not a parameter of this endpoint, which takes none"
 	return p
 }
 
-// errNoSignal answers every id that is not a public signal alike.
-var errNoSignal = problem.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
+// ErrNoSignal is Get's answer for every id that is not a public signal,
+// alike; each medium says in its own words where good ids come from.
+var ErrNoSignal = failure.NotFound("no public signal has this id")
+
+// errNoSignalInPath is ErrNoSignal as HTTP says it.
+var errNoSignalInPath = failure.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
 
 // HandleList serves GET /api/v1/signals.
 func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
-	q, err := model.ParseListQuery(r.URL.Query())
+	q, err := ParseListQuery(r.URL.Query())
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return
@@ -112,10 +112,13 @@ func (a *API) HandleGet(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), SignalsPath+"/"))
 	if err != nil {
-		a.Problems.Write(w, r, errNoSignal)
+		a.Problems.Write(w, r, errNoSignalInPath)
 		return
 	}
 	resp, err := a.Get(r.Context(), id)
+	if errors.Is(err, ErrNoSignal) {
+		err = errNoSignalInPath
+	}
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return
@@ -172,10 +175,10 @@ func (m Methods) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	slices.Sort(allowed)
-	m.Problems.Write(w, r, problem.MethodNotAllowed(r.Method, allowed))
+	m.Problems.Write(w, r, failure.MethodNotAllowed(r.Method, allowed))
 }
 
 // NotFound answers unknown API paths with a JSON 404.
 func (a *API) NotFound(w http.ResponseWriter, r *http.Request) {
-	a.Problems.Write(w, r, problem.NotFound("no API endpoint at "+r.URL.Path+"; see "+strings.TrimRight(a.BaseURL, "/")+"/openapi.json"))
+	a.Problems.Write(w, r, failure.NotFound("no API endpoint at "+r.URL.Path+"; see "+strings.TrimRight(a.BaseURL, "/")+"/openapi.json"))
 }

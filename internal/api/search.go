@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,9 +11,10 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"signals/internal/failure"
 	"signals/internal/model"
-	"signals/internal/problem"
 	"signals/internal/search"
+	"signals/internal/wire"
 )
 
 // Search limits.
@@ -27,7 +26,7 @@ const (
 // SearchRequest is the body of POST /api/v1/signals/search and the input of
 // the search_signals tool.
 type SearchRequest struct {
-	Query         *string  `json:"query"`
+	Query         string   `json:"query"`
 	Tags          []string `json:"tags,omitempty"`
 	Sources       []string `json:"sources,omitempty"`
 	Language      []string `json:"language,omitempty"`
@@ -36,21 +35,46 @@ type SearchRequest struct {
 	Limit         *int     `json:"limit,omitempty"`
 }
 
-// SearchFields are the fields of a search request, in documentation order.
-var SearchFields = []string{"query", "tags", "sources", "language", "country", "observed_after", "limit"}
+func init() {
+	wire.Describe[SearchRequest]("A semantic search.", wire.Fields{
+		"query": {Doc: fmt.Sprintf("What to search for, in plain words: at most %d UTF-16 code units.", MaxQueryUTF16),
+			Length: wire.Between(1, MaxQueryUTF16), Unit: "UTF-16 code units",
+			Rule: fmt.Sprintf("must be a non-blank string of at most %d UTF-16 code units", MaxQueryUTF16)},
+		"tags":           tagsField,
+		"sources":        sourcesField,
+		"language":       {Doc: "Only signals in one of these languages.", Enum: &searchLanguageEnum},
+		"country":        {Doc: "Only signals from one of these countries (country keys such as canada or united_states).", Enum: &countryEnum},
+		"observed_after": afterField,
+		"limit":          {Doc: "Most matches to return.", Range: wire.Between(1, search.MaxMatches), Default: search.DefaultLimit},
+	})
+}
 
 // SearchResponse is the body of a search answer. The camelCase fields are
 // deprecated aliases with identical values.
 type SearchResponse struct {
-	Query                string   `json:"query"`
-	Matches              []Signal `json:"matches"`
-	CacheHit             bool     `json:"cache_hit"`
-	SearchesRemaining    int      `json:"searches_remaining"`
-	CandidatesConsidered int      `json:"candidates_considered"`
-	SearchedAt           string   `json:"searched_at"`
-	ExpiresAt            string   `json:"expires_at"`
-	SearchedAtAlias      string   `json:"searchedAt"`
-	ExpiresAtAlias       string   `json:"expiresAt"`
+	Query                string        `json:"query"`
+	Matches              []SearchMatch `json:"matches"`
+	CacheHit             bool          `json:"cache_hit"`
+	SearchesRemaining    int           `json:"searches_remaining"`
+	CandidatesConsidered int           `json:"candidates_considered"`
+	SearchedAt           string        `json:"searched_at"`
+	ExpiresAt            string        `json:"expires_at"`
+	SearchedAtAlias      string        `json:"searchedAt"`
+	ExpiresAtAlias       string        `json:"expiresAt"`
+}
+
+func init() {
+	wire.Describe[SearchResponse]("Matches of a semantic search, best first.", wire.Fields{
+		"query":                 {Doc: "The query as searched: Unicode NFC, trimmed, with runs of whitespace folded to one space."},
+		"matches":               {Doc: "Signals with relevance of at least the cutoff, best first.", MaxItems: search.MaxMatches},
+		"cache_hit":             {Doc: "True when the result came from the search cache (no daily search was used)."},
+		"searches_remaining":    {Doc: "Fresh searches left today for the account.", Range: wire.AtLeast(0)},
+		"candidates_considered": {Doc: "Signals scored inside the filters.", Range: wire.Between(0, search.WindowSize)},
+		"searched_at":           {Doc: "When the search ran.", Format: "date-time"},
+		"expires_at":            {Doc: "When the cached result expires.", Format: "date-time"},
+		"searchedAt":            {AliasOf: "searched_at"},
+		"expiresAt":             {AliasOf: "expires_at"},
+	})
 }
 
 // UTF16Len counts s in UTF-16 code units, as the query limit does.
@@ -65,13 +89,10 @@ func UTF16Len(s string) int {
 // Validate checks a search request and returns the search to run.
 func (req SearchRequest) Validate() (search.Request, error) {
 	var r search.Request
-	if req.Query == nil {
-		return r, problem.Missing("query")
+	if strings.TrimSpace(req.Query) == "" || UTF16Len(req.Query) > MaxQueryUTF16 {
+		return r, wire.Invalid[SearchRequest]("query")
 	}
-	if strings.TrimSpace(*req.Query) == "" || UTF16Len(*req.Query) > MaxQueryUTF16 {
-		return r, queryProblem()
-	}
-	r.Query = search.NormalizeQuery(*req.Query)
+	r.Query = search.NormalizeQuery(req.Query)
 	if err := model.CheckValues("tags", req.Tags, model.Tags); err != nil {
 		return r, err
 	}
@@ -96,7 +117,7 @@ func (req SearchRequest) Validate() (search.Request, error) {
 	r.Limit = search.DefaultLimit
 	if req.Limit != nil {
 		if *req.Limit < 1 || *req.Limit > search.MaxMatches {
-			return r, problem.OutOfRange("limit", 1, search.MaxMatches)
+			return r, wire.Invalid[SearchRequest]("limit")
 		}
 		r.Limit = *req.Limit
 	}
@@ -113,17 +134,15 @@ func (a *API) Search(ctx context.Context, acct model.Account, req SearchRequest)
 	if err != nil {
 		return nil, err
 	}
-	resp := &SearchResponse{Query: r.Query, Matches: make([]Signal, len(res.Matches)),
+	resp := &SearchResponse{Query: r.Query, Matches: make([]SearchMatch, len(res.Matches)),
 		CacheHit: res.CacheHit, SearchesRemaining: res.SearchesRemaining,
 		CandidatesConsidered: res.CandidatesConsidered,
 		SearchedAt:           res.SearchedAt.UTC().Format(time.RFC3339Nano),
 		ExpiresAt:            res.ExpiresAt.UTC().Format(time.RFC3339Nano)}
 	resp.SearchedAtAlias, resp.ExpiresAtAlias = resp.SearchedAt, resp.ExpiresAt
 	for i, m := range res.Matches {
-		resp.Matches[i] = NewSignal(m.Signal)
-		snippet := model.Cut(m.Signal.Text, model.MatchSnippetChars)
-		relevance := m.Relevance
-		resp.Matches[i].Snippet, resp.Matches[i].Relevance = &snippet, &relevance
+		resp.Matches[i] = SearchMatch{SignalMeta: NewSignalMeta(m.Signal),
+			Snippet: model.Cut(m.Signal.Text, model.MatchSnippetChars), Relevance: m.Relevance}
 	}
 	return resp, nil
 }
@@ -143,8 +162,8 @@ func (a *API) HandleSearch(w http.ResponseWriter, r *http.Request) {
 	a.writeJSON(w, r, resp, true)
 }
 
-// decodeSearch reads a search body: JSON, at most MaxBodyBytes, no unknown
-// fields, one object.
+// decodeSearch reads a search body: JSON, at most MaxBodyBytes, one object
+// decoded by wire.Decode.
 func decodeSearch(w http.ResponseWriter, r *http.Request) (SearchRequest, error) {
 	var req SearchRequest
 	if err := noQuery(r); err != nil {
@@ -152,75 +171,17 @@ func decodeSearch(w http.ResponseWriter, r *http.Request) (SearchRequest, error)
 	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return req, problem.New(http.StatusUnsupportedMediaType, problem.CodeUnsupportedMediaType,
+		return req, failure.New(failure.CodeUnsupportedMediaType,
 			"send the search as a JSON body with Content-Type: application/json")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return req, problem.New(http.StatusRequestEntityTooLarge, problem.CodePayloadTooLarge,
+		return req, failure.New(failure.CodePayloadTooLarge,
 			fmt.Sprintf("the body is larger than %d bytes", MaxBodyBytes))
 	}
 	if err != nil {
-		return req, problem.New(http.StatusBadRequest, problem.CodeInvalidJSON, "the body could not be read")
+		return req, failure.New(failure.CodeInvalidJSON, "the body could not be read")
 	}
-	return req, DecodeStrict(body, &req, SearchFields)
-}
-
-// DecodeStrict decodes one JSON object into v, rejecting unknown fields,
-// wrong types and trailing data with problems that name the field.
-func DecodeStrict(body []byte, v any, fields []string) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("trailing data")
-	}
-	if err == nil {
-		var rest json.RawMessage
-		if dec.Decode(&rest) != io.EOF {
-			err = errors.New("trailing data")
-		}
-	}
-	if err == nil {
-		return nil
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fieldTypeProblem(strings.SplitN(te.Field, ".", 2)[0])
-	}
-	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return problem.Unknown(strings.Trim(name, `"`), fields)
-	}
-	return problem.New(http.StatusBadRequest, problem.CodeInvalidJSON,
-		"the body must be one JSON object: "+strings.TrimPrefix(err.Error(), "json: "))
-}
-
-func queryProblem() *problem.Problem {
-	p := problem.TooLong("query", 1, MaxQueryUTF16, "UTF-16 code units")
-	p.ValidationMessage = fmt.Sprintf("must be a non-blank string of at most %d UTF-16 code units", MaxQueryUTF16)
-	p.Detail = "query " + p.ValidationMessage
-	return p
-}
-
-// fieldTypeProblem describes a field of the wrong JSON type with what it
-// accepts.
-func fieldTypeProblem(field string) error {
-	switch field {
-	case "query":
-		return queryProblem()
-	case "limit":
-		return problem.OutOfRange("limit", 1, search.MaxMatches)
-	case "observed_after":
-		return problem.Malformed(field, "must be a string: "+model.ErrTime.Error())
-	case "tags":
-		return problem.Invalid(field, "must be an array of: "+strings.Join(model.Tags, ", "), model.Tags)
-	case "sources":
-		return problem.Invalid(field, "must be an array of: "+strings.Join(model.Sources, ", "), model.Sources)
-	case "language":
-		return problem.Invalid(field, "must be an array of: "+strings.Join(model.SearchLanguages, ", "), model.SearchLanguages)
-	case "country":
-		return problem.Invalid(field, "must be an array of country keys", model.Countries)
-	}
-	return problem.Malformed(field, "has the wrong type")
+	return req, wire.Decode(body, &req)
 }

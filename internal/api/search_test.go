@@ -1,12 +1,13 @@
 package api
 
 import (
-	"errors"
 	"testing"
 
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/search"
+	"signals/internal/wire"
 )
 
 func TestUTF16Len(t *testing.T) {
@@ -30,19 +31,19 @@ func FuzzSearchBody(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var req SearchRequest
-		err := DecodeStrict(body, &req, SearchFields)
+		err := wire.Decode(body, &req)
 		var r search.Request
 		if err == nil {
 			r, err = req.Validate()
 		}
 		if err != nil {
-			var p *problem.Problem
-			if !errors.As(err, &p) || p.Status != 400 || p.Code == "" {
+			p, ok := failure.As(err)
+			if !ok || problem.Status(p.Code) != 400 || p.Code == "" {
 				t.Fatalf("error %v is not a 400 problem", err)
 			}
 			// An unknown field may be named "" (the JSON key ""); others must
 			// name their parameter.
-			if p.Code != problem.CodeInvalidJSON && p.Code != problem.CodeUnknownParameter && p.Param == "" {
+			if p.Code != failure.CodeInvalidJSON && p.Code != failure.CodeUnknownParameter && p.Param == "" {
 				t.Fatalf("problem %s names no parameter", p.Code)
 			}
 			return

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/store"
@@ -17,6 +20,16 @@ import (
 type Principal struct {
 	Account model.Account
 	KeyID   string
+	// GrantID is the OAuth connection of a request made with an access
+	// token; Scopes are what that connection allows.
+	GrantID string
+	Scopes  []string
+}
+
+// Allows reports whether the principal may use scope: an API key has every
+// permission; an OAuth token only the scopes the account granted.
+func (p Principal) Allows(scope string) bool {
+	return p.GrantID == "" || slices.Contains(p.Scopes, scope)
 }
 
 type principalKey struct{}
@@ -37,38 +50,62 @@ func PrincipalFrom(ctx context.Context) (Principal, bool) {
 type Authenticator struct {
 	Store    store.Accounts
 	Problems problem.Renderer
-	// Challenge returns the WWW-Authenticate value of a 401; sent tells
-	// whether a credential was presented.
-	Challenge func(sent bool) string
+	// Challenge returns the WWW-Authenticate value of a 401 answering f
+	// (missing_credentials or invalid_credentials).
+	Challenge func(f *failure.Error) string
 	Now       func() time.Time
 
 	touched sync.Map // key id -> time.Time of the last recorded use
+
+	// The writes of last-used times run beside the requests; Close cancels
+	// and awaits them.
+	mu        sync.Mutex
+	closed    bool
+	touches   sync.WaitGroup
+	stopTouch context.CancelFunc
+	touchCtx  context.Context
 }
 
 // touchEvery bounds how often a key's last-used time is written.
 const touchEvery = time.Minute
 
 // APIChallenge is the WWW-Authenticate challenge of the HTTP API.
-func APIChallenge(sent bool) string {
-	if sent {
-		return `Bearer realm="signals", error="invalid_token", error_description="the API key is not valid or was revoked"`
+func APIChallenge(f *failure.Error) string {
+	if f.Code == failure.CodeMissingCredentials {
+		return `Bearer realm="signals"`
 	}
-	return `Bearer realm="signals"`
+	return `Bearer realm="signals", error="invalid_token", error_description=` + strconv.Quote(f.Detail)
 }
 
-// Authenticate resolves the request's bearer key. The error is a 401 problem
-// when the request carries no valid key.
+// Unauthenticated returns the failure of err when it is an authentication
+// failure, which HTTP answers with 401 and a WWW-Authenticate challenge.
+func Unauthenticated(err error) (*failure.Error, bool) {
+	f, ok := failure.As(err)
+	if ok && (f.Code == failure.CodeMissingCredentials || f.Code == failure.CodeInvalidCredentials) {
+		return f, true
+	}
+	return nil, false
+}
+
+// How to send a key, said in every authentication failure that is not
+// about the key itself.
+const sendKey = "send Authorization: Bearer <API_KEY>"
+
+// Authenticate resolves the request's bearer key. The error is a
+// missing_credentials or invalid_credentials failure when the request
+// carries no valid key, saying what is wrong with what it carries.
 func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		return Principal{}, problem.New(http.StatusUnauthorized, problem.CodeMissingCredentials,
+		return Principal{}, failure.New(failure.CodeMissingCredentials,
 			"send an API key as Authorization: Bearer <API_KEY>")
 	}
-	scheme, token, ok := strings.Cut(h, " ")
-	token = strings.TrimSpace(token)
-	invalid := problem.New(http.StatusUnauthorized, problem.CodeInvalidCredentials,
-		"the API key is not valid or was revoked")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || !WellFormed(token) {
+	token, err := bearerToken(h)
+	if err != nil {
+		return Principal{}, err
+	}
+	invalid := failure.New(failure.CodeInvalidCredentials, "the API key is not valid or was revoked")
+	if !WellFormed(token) {
 		return Principal{}, invalid
 	}
 	hash := Hash(token)
@@ -79,23 +116,81 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 	if err != nil {
 		return Principal{}, err
 	}
-	a.touch(r.Context(), key.ID)
+	a.touch(key.ID)
 	return Principal{Account: acct, KeyID: key.ID}, nil
 }
 
-func (a *Authenticator) touch(ctx context.Context, keyID string) {
+// bearerToken returns the token of an Authorization header value, or the
+// invalid_credentials failure that says how the value is not "Bearer
+// <token>". It never repeats what the client sent: that may be a key.
+func bearerToken(h string) (string, error) {
+	scheme, token, ok := strings.Cut(h, " ")
+	token = strings.TrimSpace(token)
+	switch {
+	case ok && strings.EqualFold(scheme, "Bearer") && token != "":
+		return token, nil
+	case strings.EqualFold(strings.TrimSpace(h), "Bearer"):
+		return "", failure.New(failure.CodeInvalidCredentials,
+			"the Authorization header names the Bearer scheme but carries no key; "+sendKey)
+	case !ok && strings.HasPrefix(h, KeyPrefix):
+		return "", failure.New(failure.CodeInvalidCredentials,
+			"the API key was sent without the Bearer scheme; "+sendKey)
+	case ok && isSchemeName(scheme):
+		return "", failure.New(failure.CodeInvalidCredentials,
+			"the Authorization header uses the "+scheme+" scheme, which this service does not take; "+sendKey)
+	}
+	return "", failure.New(failure.CodeInvalidCredentials,
+		"the Authorization header is not the Bearer scheme followed by an API key; "+sendKey)
+}
+
+// isSchemeName reports whether s reads as the name of an HTTP
+// authentication scheme (Basic, Digest, Token…) rather than a credential.
+func isSchemeName(s string) bool {
+	if len(s) == 0 || len(s) > 16 || strings.HasPrefix(s, KeyPrefix) {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// touch records that a key was used, at most every touchEvery, off the
+// request's path: a write may wait for another process's import to
+// release the database. After Close it does nothing.
+func (a *Authenticator) touch(keyID string) {
 	now := a.Now()
 	if last, ok := a.touched.Load(keyID); ok && now.Sub(last.(time.Time)) < touchEvery {
 		return
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return
+	}
+	if a.touchCtx == nil {
+		a.touchCtx, a.stopTouch = context.WithCancel(context.Background())
+	}
 	a.touched.Store(keyID, now)
-	// Best effort and off the request's path: a write may wait for another
-	// process's import to release the database.
-	go func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	a.touches.Go(func() {
+		ctx, cancel := context.WithTimeout(a.touchCtx, 30*time.Second)
 		defer cancel()
 		_ = a.Store.TouchKey(ctx, keyID, now)
-	}()
+	})
+}
+
+// Close cancels the last-used writes still running and waits for them, so
+// that none outlives the store; later requests record none.
+func (a *Authenticator) Close() {
+	a.mu.Lock()
+	a.closed = true
+	if a.stopTouch != nil {
+		a.stopTouch()
+	}
+	a.mu.Unlock()
+	a.touches.Wait()
 }
 
 // Require lets only requests with a valid key through.
@@ -103,9 +198,8 @@ func (a *Authenticator) Require(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := a.Authenticate(r)
 		if err != nil {
-			var pr *problem.Problem
-			if errors.As(err, &pr) && pr.Status == http.StatusUnauthorized {
-				w.Header().Set("WWW-Authenticate", a.Challenge(r.Header.Get("Authorization") != ""))
+			if f, ok := Unauthenticated(err); ok {
+				w.Header().Set("WWW-Authenticate", a.Challenge(f))
 			}
 			a.Problems.Write(w, r, err)
 			return

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"signals/internal/api"
+	"signals/internal/failure"
 	"signals/internal/problem"
 )
 
@@ -234,7 +235,7 @@ func (h *Handler) ready(w http.ResponseWriter, r *http.Request) {
 		if h.cfg.Log != nil {
 			h.cfg.Log.Warn("readiness check failed", "request_id", r.Header.Get(problem.RequestIDHeader), "err", err)
 		}
-		h.cfg.Problems.Write(w, r, problem.New(http.StatusServiceUnavailable, problem.CodeServiceBusy,
+		h.cfg.Problems.Write(w, r, failure.New(failure.CodeServiceBusy,
 			"the service is not ready: its database does not answer; retry shortly"))
 		return
 	}
@@ -269,5 +270,5 @@ func (h *Handler) wellKnownNotFound(w http.ResponseWriter, r *http.Request) {
 	default:
 		detail = "no discovery resource at /.well-known/" + name + offered
 	}
-	h.cfg.Problems.Write(w, r, problem.NotFound(detail))
+	h.cfg.Problems.Write(w, r, failure.NotFound(detail))
 }

@@ -11,6 +11,7 @@ import (
 
 	"signals/internal/discovery"
 	"signals/internal/discovery/oastest"
+	"signals/internal/failure"
 	"signals/internal/problem"
 )
 
@@ -46,7 +47,7 @@ func TestReadyWhenTheStoreFails(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
 		t.Fatal(err)
 	}
-	if p.Code != problem.CodeServiceBusy || p.Status != 503 || p.Detail == "" || strings.Contains(rec.Body.String(), "locked") {
+	if p.Code != failure.CodeServiceBusy || p.Status != 503 || p.Detail == "" || strings.Contains(rec.Body.String(), "locked") {
 		t.Errorf("problem = %+v (the store's error must not leak)", p)
 	}
 	// Liveness does not depend on the store.

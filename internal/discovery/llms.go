@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"signals/internal/api"
 	"signals/internal/model"
 )
 
@@ -22,8 +23,9 @@ func LLMsTxt(base string) []byte {
 	w("- Keys are free: sign in with a verified email at %s%s and create one. Send it as `Authorization: Bearer <API_KEY>`.\n",
 		base, AccountPath)
 	w("- Initial limits per account: %d requests per UTC day and %d per minute (HTTP and MCP together), "+
-		"%d fresh semantic searches per UTC day. Do not retry a timed-out search automatically.\n",
-		l.DailyRequests, l.MinuteRequests, l.DailySearches)
+		"%d fresh semantic searches per UTC day; `GET %s` reports an account's actual limits and usage. "+
+		"Do not retry a timed-out search automatically.\n",
+		l.DailyRequests, l.MinuteRequests, l.DailySearches, api.UsagePath)
 	w("- Errors are JSON problem details with a stable `code`; 429 and 503 give `Retry-After` when the wait is known.\n\n")
 
 	w("## Developer documentation\n\n")

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"signals/internal/api"
 	"signals/internal/model"
 )
 
@@ -80,7 +81,8 @@ func MCPMetadata(base string) []byte {
 		"support custom authorization headers, or use OAuth."
 	m.Tools = Tools
 	l := model.InitialLimits
-	m.Limits.Note = "Initial account limits, shared by HTTP and MCP; the account page shows the actual limits."
+	m.Limits.Note = "Initial account limits, shared by HTTP and MCP; GET " + api.UsagePath + " reports an account's " +
+		"actual limits and usage, and the account page shows them."
 	m.Limits.DailyRequests, m.Limits.MinuteRequests = l.DailyRequests, l.MinuteRequests
 	m.Limits.DailySearches, m.Limits.ConcurrentSearches = l.DailySearches, l.ConcurrentSearches
 	m.Limits.PageSize = mcpRange{model.DefaultPageSize, 1, model.MaxPageSize}

@@ -1,8 +1,10 @@
 package discovery
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"signals/internal/api"
@@ -10,17 +12,17 @@ import (
 	"signals/internal/problem"
 	"signals/internal/quota"
 	"signals/internal/search"
+	"signals/internal/wire"
 )
 
 // The document states the limits the code enforces, taken from where they
 // are enforced, so it cannot drift from them.
 const (
-	SearchLimitDefault  = search.DefaultLimit
-	SearchLimitMax      = search.MaxMatches
-	SearchQueryMaxUnits = api.MaxQueryUTF16
-	SearchWindow        = search.WindowSize
-	SearchCutoff        = search.Cutoff
-	MaxBodyBytes        = api.MaxBodyBytes
+	SearchLimitDefault = search.DefaultLimit
+	SearchLimitMax     = search.MaxMatches
+	SearchWindow       = search.WindowSize
+	SearchCutoff       = search.Cutoff
+	MaxBodyBytes       = api.MaxBodyBytes
 )
 
 // obj is a JSON object of the document.
@@ -33,6 +35,13 @@ func ref(kind, name string) obj { return obj{"$ref": "#/components/" + kind + "/
 // so the document follows the code.
 func OpenAPI(baseURL string) []byte {
 	base := strings.TrimRight(baseURL, "/")
+	components := wire.NewComponents("#/components/schemas/")
+	for _, t := range []reflect.Type{
+		reflect.TypeFor[api.ListResponse](), reflect.TypeFor[api.Signal](), reflect.TypeFor[api.SearchRequest](),
+		reflect.TypeFor[api.SearchResponse](), reflect.TypeFor[api.UsageResponse](), reflect.TypeFor[problem.Problem](),
+	} {
+		components.Ref(t)
+	}
 	doc := obj{
 		"openapi": "3.1.0",
 		"info": obj{
@@ -45,8 +54,9 @@ func OpenAPI(baseURL string) []byte {
 				"Send an API key as `Authorization: Bearer <API_KEY>`; create one at " + base + "/account after " +
 				"signing in with a verified email. Keys are read-only and identical in capability. " +
 				"Anonymous access uses the public feeds (" + base + "/feed.json, /feed.rss, /feed.atom).\n\n" +
-				fmt.Sprintf("Initial account limits: %d requests per UTC day and %d per minute (HTTP and MCP together), "+
-					"%d fresh semantic searches per UTC day, %d concurrent search. The account page shows the actual limits. ",
+				fmt.Sprintf("Initial account limits (`GET "+api.UsagePath+"` reports an account's actual limits and usage): "+
+					"%d requests per UTC day and %d per minute (HTTP and MCP together), "+
+					"%d fresh semantic searches per UTC day, %d concurrent search. ",
 					model.InitialLimits.DailyRequests, model.InitialLimits.MinuteRequests,
 					model.InitialLimits.DailySearches, model.InitialLimits.ConcurrentSearches) +
 				"Every response names the minute policy in `RateLimit-Policy`; counted requests add `RateLimit`.\n\n" +
@@ -77,8 +87,8 @@ func OpenAPI(baseURL string) []byte {
 						"Never put it in a URL: keys in query strings are ignored.",
 				},
 			},
-			"parameters": parameters(),
-			"schemas":    schemas(),
+			"parameters": parameters(components),
+			"schemas":    plain(components.Schemas()),
 			"responses":  errorResponses(),
 		},
 	}
@@ -87,7 +97,7 @@ func OpenAPI(baseURL string) []byte {
 
 func listOperation() obj {
 	params := []any{}
-	for _, name := range model.ListParams {
+	for _, name := range api.ListParams {
 		params = append(params, ref("parameters", name))
 	}
 	return obj{
@@ -258,7 +268,7 @@ func errorResponses() obj {
 	out := obj{}
 	// counted tells whether the request may have been counted, and so may
 	// carry RateLimit; extra are the headers particular to the status.
-	add := func(status int, description string, codes []string, counted bool, extra obj) {
+	add := func(status int, description string, counted bool, extra obj) {
 		h := obj{
 			"X-Request-Id":     required("X-Request-Id"),
 			"RateLimit-Policy": required("RateLimit-Policy"),
@@ -276,36 +286,28 @@ func errorResponses() obj {
 			"content": obj{"application/problem+json": obj{"schema": obj{
 				"allOf": []any{
 					ref("schemas", "Problem"),
-					obj{"properties": obj{"status": obj{"const": status}, "code": obj{"enum": enumOf(codes)}}},
+					obj{"properties": obj{"status": obj{"const": status}, "code": obj{"enum": enumOf(problem.APICodes(status))}}},
 				},
 			}}},
 		}
 	}
 	retry := obj{"Retry-After": optional("Retry-After"), "Deprecation": optional("Deprecation"), "Link": optional("Link")}
 	add(http.StatusBadRequest, "Invalid request: an invalid or unknown parameter, a missing one, or a body that is not valid JSON. "+
-		"The problem names the parameter and its allowed values or range.",
-		[]string{problem.CodeInvalidParameter, problem.CodeUnknownParameter, problem.CodeMissingParameter, problem.CodeInvalidJSON}, true, nil)
-	add(http.StatusUnauthorized, "No API key, or one that is not valid or was revoked.",
-		[]string{problem.CodeMissingCredentials, problem.CodeInvalidCredentials}, false,
+		"The problem names the parameter and its allowed values or range.", true, nil)
+	add(http.StatusUnauthorized, "No API key, or one that is not valid or was revoked.", false,
 		obj{"WWW-Authenticate": required("WWW-Authenticate")})
 	add(http.StatusNotFound, "No public signal has this id (hidden, pending and market-only signals are not found either), "+
-		"or no endpoint has this path.",
-		[]string{problem.CodeNotFound}, true, nil)
+		"or no endpoint has this path.", true, nil)
 	add(http.StatusMethodNotAllowed, "The path does not accept this method; `Allow` lists those it accepts.",
-		[]string{problem.CodeMethodNotAllowed}, false, obj{"Allow": required("Allow")})
-	add(http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than %d KiB.", MaxBodyBytes>>10),
-		[]string{problem.CodePayloadTooLarge}, true, nil)
-	add(http.StatusUnsupportedMediaType, "The request body is not sent as `Content-Type: application/json`.",
-		[]string{problem.CodeUnsupportedMediaType}, true, nil)
+		false, obj{"Allow": required("Allow")})
+	add(http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than %d KiB.", MaxBodyBytes>>10), true, nil)
+	add(http.StatusUnsupportedMediaType, "The request body is not sent as `Content-Type: application/json`.", true, nil)
 	add(http.StatusTooManyRequests, "A limit of the account is reached, or the account already runs a search. "+
 		"`Retry-After` and `retry_after_seconds` give the wait when it is known.",
-		[]string{problem.CodeMinuteLimitReached, problem.CodeDailyLimitReached, problem.CodeSearchLimitReached, problem.CodeSearchInProgress},
 		false, merge(retry, obj{"RateLimit": required("RateLimit")}))
-	add(http.StatusInternalServerError, "An unexpected failure; quote `request_id` when reporting it.",
-		[]string{problem.CodeInternalError}, true, nil)
+	add(http.StatusInternalServerError, "An unexpected failure; quote `request_id` when reporting it.", true, nil)
 	add(http.StatusServiceUnavailable, "The service is unavailable or a global model or service limit pauses requests, "+
-		"or a search timed out or failed (do not retry a timed-out search automatically).",
-		[]string{problem.CodeServiceBusy, problem.CodeSearchTimeout, problem.CodeSearchFailed}, true, retry)
+		"or a search timed out or failed (do not retry a timed-out search automatically).", true, retry)
 	return out
 }
 
@@ -320,56 +322,34 @@ func merge(a, b obj) obj {
 	return out
 }
 
-func parameters() obj {
-	return obj{
-		"tags": obj{
-			"name": "tags", "in": "query", "style": "form", "explode": true,
-			"description": "Tags to include (OR). Repeat the parameter (`tags=job&tags=funding`) or give a comma-separated list (`tags=job,funding`).",
-			"schema":      obj{"type": "array", "items": ref("schemas", "Tag")},
-		},
-		"sources": obj{
-			"name": "sources", "in": "query", "style": "form", "explode": true,
-			"description": "Sources to include (OR). Repeat the parameter or give a comma-separated list.",
-			"schema":      obj{"type": "array", "items": ref("schemas", "Source")},
-		},
-		"language": obj{
-			"name": "language", "in": "query",
-			"description": "One language; `other` is valid for browsing.",
-			"schema":      ref("schemas", "Language"),
-		},
-		"country": obj{
-			"name": "country", "in": "query",
-			"description": "One country key, as in the public feed filters.",
-			"schema":      ref("schemas", "Country"),
-		},
-		"q": obj{
-			"name": "q", "in": "query",
-			"description": fmt.Sprintf("A literal, case-insensitive substring (Unicode case folding) of the source text, author name "+
-				"or author headline, 1 to %d characters and not only spaces. No wildcards: `%%`, `_` and `*` match themselves.", model.MaxQChars),
-			"schema": obj{"type": "string", "minLength": 1, "maxLength": model.MaxQChars},
-		},
-		"observed_after": obj{
-			"name": "observed_after", "in": "query",
-			"description": "Only signals collected strictly after this RFC 3339 timestamp with a timezone (Z or an offset). " +
-				"Compared exactly, at full precision; signals without a collection time are excluded.",
-			"schema": obj{"type": "string", "format": "date-time"},
-		},
-		"page": obj{
-			"name": "page", "in": "query",
-			"description": "Page number, from 1.",
-			"schema":      obj{"type": "integer", "minimum": 1, "maximum": model.MaxPage, "default": 1},
-		},
-		"page_size": obj{
-			"name": "page_size", "in": "query",
-			"description": "Signals per page.",
-			"schema":      obj{"type": "integer", "minimum": 1, "maximum": model.MaxPageSize, "default": model.DefaultPageSize},
-		},
-		"id": obj{
-			"name": "id", "in": "path", "required": true,
-			"description": "The signal id from a list or search, URL-encoded (ids may contain `/`, `:`, `?`, `#`, `%`, `+`, spaces and non-ASCII).",
-			"schema":      obj{"type": "string", "minLength": 1, "maxLength": model.MaxIDChars},
-		},
+// parameters are the query parameters of a listing, from the list
+// request's properties, and the id of a signal in a path.
+func parameters(c *wire.Components) obj {
+	out := obj{}
+	for _, p := range c.Properties(reflect.TypeFor[api.ListRequest]()) {
+		schema := p.Schema.CloneSchemas()
+		schema.Description = ""
+		param := obj{"name": p.Name, "in": "query", "description": p.Field.Doc}
+		switch {
+		case schema.Type == "array" && p.Field.MaxItems == 1:
+			// One value in the query string.
+			schema = schema.Items
+		case schema.Type == "array":
+			param["style"], param["explode"] = "form", true
+			a, b := p.Field.Enum.Values[0], p.Field.Enum.Values[1]
+			param["description"] = fmt.Sprintf("%s Repeat the parameter (`%s=%s&%[2]s=%[4]s`) or give a comma-separated list (`%[2]s=%[3]s,%[4]s`).",
+				p.Field.Doc, p.Name, a, b)
+		}
+		param["schema"] = plain(schema)
+		out[p.Name] = param
 	}
+	for _, p := range c.Properties(reflect.TypeFor[api.GetRequest]()) {
+		schema := p.Schema.CloneSchemas()
+		schema.Description = ""
+		out[p.Name] = obj{"name": p.Name, "in": "path", "required": true,
+			"description": p.Field.Doc + " URL-encode it in the path.", "schema": plain(schema)}
+	}
+	return out
 }
 
 func enumOf(values []string) []any {
@@ -380,172 +360,16 @@ func enumOf(values []string) []any {
 	return out
 }
 
-func timestamp(description string) obj {
-	return obj{"type": "string", "format": "date-time", "description": description}
-}
-
-func deprecatedAlias(of string, schema obj) obj {
-	c := obj{"deprecated": true, "description": "Deprecated alias of `" + of + "`, with the identical value."}
-	for k, v := range schema {
-		if k != "description" {
-			c[k] = v
-		}
+// plain returns v as plain JSON values, so that the document writes every
+// object's keys sorted, generated schemas included.
+func plain(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
 	}
-	return c
-}
-
-// signalSchema is a signal object: the shared metadata plus extra fields.
-func signalSchema(description string, extra obj, extraRequired ...string) obj {
-	props := obj{
-		"id":              obj{"type": "string", "minLength": 1, "maxLength": model.MaxIDChars, "description": "Opaque id; URL-encode it in paths."},
-		"tag":             ref("schemas", "Tag"),
-		"source":          ref("schemas", "Source"),
-		"language":        ref("schemas", "Language"),
-		"country":         obj{"anyOf": []any{ref("schemas", "Country"), obj{"type": "null"}}, "description": "Country key, or null when unknown."},
-		"author_name":     obj{"type": "string"},
-		"author_headline": obj{"type": "string", "description": "May be empty."},
-		"source_url":      obj{"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "maxLength": 2048, "description": "The item on its platform (http or https); gives attribution."},
-		"published_at":    timestamp("Publication time, with the precision the store holds."),
-		"published_at_precision": obj{"type": "string", "enum": enumOf(model.Precisions),
-			"description": "Precision of `published_at`."},
-		"observed_at": obj{"type": []any{"string", "null"}, "format": "date-time",
-			"description": "Collection time at full stored precision, or null. Use it as given for polling with `observed_after`."},
-		"text_chars":     obj{"type": "integer", "minimum": 0, "description": "Length of the full text in Unicode code points."},
-		"text_truncated": obj{"type": "boolean", "description": fmt.Sprintf("True when the full text is longer than %d code points.", model.MaxTextChars)},
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(err)
 	}
-	props["textChars"] = deprecatedAlias("text_chars", props["text_chars"].(obj))
-	req := []any{"id", "tag", "source", "language", "country", "author_name", "author_headline", "source_url",
-		"published_at", "published_at_precision", "observed_at", "text_chars", "text_truncated", "textChars"}
-	for k, v := range extra {
-		props[k] = v
-	}
-	for _, r := range extraRequired {
-		req = append(req, r)
-	}
-	return obj{"type": "object", "description": description, "properties": props, "required": req, "additionalProperties": false}
-}
-
-func schemas() obj {
-	counter := func(minute bool) obj {
-		props := obj{
-			"limit":     obj{"type": "integer", "minimum": 0},
-			"used":      obj{"type": "integer", "minimum": 0},
-			"remaining": obj{"type": "integer", "minimum": 0},
-		}
-		req := []any{"limit", "used", "remaining"}
-		if minute {
-			props["reset_at"] = timestamp("Start of the next UTC minute, when this counter resets.")
-			req = append(req, "reset_at")
-		}
-		return obj{"type": "object", "properties": props, "required": req, "additionalProperties": false}
-	}
-	usageProps := obj{
-		"daily_requests":  ref("schemas", "Counter"),
-		"minute_requests": ref("schemas", "MinuteCounter"),
-		"daily_searches":  ref("schemas", "Counter"),
-		"reset_at":        timestamp("Next UTC midnight, when the daily counters reset."),
-	}
-	for alias, of := range map[string]string{"dailyRequests": "daily_requests", "minuteRequests": "minute_requests",
-		"dailySearches": "daily_searches", "resetAt": "reset_at"} {
-		usageProps[alias] = deprecatedAlias(of, usageProps[of].(obj))
-	}
-	searchProps := obj{
-		"query":                 obj{"type": "string", "description": "The query as sent."},
-		"matches":               obj{"type": "array", "maxItems": SearchLimitMax, "items": ref("schemas", "SearchMatch")},
-		"cache_hit":             obj{"type": "boolean", "description": "True when the result came from the search cache (no daily search was used)."},
-		"searches_remaining":    obj{"type": "integer", "minimum": 0, "description": "Fresh searches left today for the account."},
-		"candidates_considered": obj{"type": "integer", "minimum": 0, "maximum": SearchWindow, "description": "Signals scored inside the filters."},
-		"searched_at":           timestamp("When the search ran."),
-		"expires_at":            timestamp("When the cached result expires."),
-	}
-	searchProps["searchedAt"] = deprecatedAlias("searched_at", searchProps["searched_at"].(obj))
-	searchProps["expiresAt"] = deprecatedAlias("expires_at", searchProps["expires_at"].(obj))
-	codes := []string{problem.CodeInvalidParameter, problem.CodeUnknownParameter, problem.CodeMissingParameter,
-		problem.CodeInvalidJSON, problem.CodeMissingCredentials, problem.CodeInvalidCredentials, problem.CodeNotFound,
-		problem.CodeMethodNotAllowed, problem.CodePayloadTooLarge, problem.CodeUnsupportedMediaType,
-		problem.CodeMinuteLimitReached, problem.CodeDailyLimitReached, problem.CodeSearchLimitReached,
-		problem.CodeSearchInProgress, problem.CodeServiceBusy, problem.CodeSearchTimeout, problem.CodeSearchFailed,
-		problem.CodeInternalError}
-	retry := obj{"type": "integer", "minimum": 0, "description": "Seconds to wait before retrying (429 and 503, when known)."}
-	return obj{
-		"Tag":            obj{"type": "string", "enum": enumOf(model.Tags)},
-		"Source":         obj{"type": "string", "enum": enumOf(model.Sources), "description": "Neutral names of the external platforms."},
-		"Language":       obj{"type": "string", "enum": enumOf(model.Languages), "description": "`other` is valid for browsing only, not for search."},
-		"SearchLanguage": obj{"type": "string", "enum": enumOf(model.SearchLanguages)},
-		"Country": obj{"type": "string", "enum": enumOf(model.Countries),
-			"description": "Country key: the lower-case English short name with underscores."},
-		"ListedSignal": signalSchema("A signal in a list.", obj{
-			"snippet": obj{"type": "string", "maxLength": model.ListSnippetChars, "description": fmt.Sprintf("The first %d code points of the text.", model.ListSnippetChars)},
-		}, "snippet"),
-		"Signal": signalSchema("One signal with its text.", obj{
-			"text": obj{"type": "string", "maxLength": model.MaxTextChars, "description": fmt.Sprintf("The text, cut to %d code points.", model.MaxTextChars)},
-		}, "text"),
-		"SearchMatch": signalSchema("A search match.", obj{
-			"snippet":   obj{"type": "string", "maxLength": model.MatchSnippetChars, "description": fmt.Sprintf("The first %d code points of the text.", model.MatchSnippetChars)},
-			"relevance": obj{"type": "number", "minimum": SearchCutoff, "maximum": 1, "description": "How clearly the signal is about the query; not a probability that its claims are true."},
-		}, "snippet", "relevance"),
-		"ListResponse": obj{
-			"type": "object",
-			"properties": obj{
-				"signals":   obj{"type": "array", "maxItems": model.MaxPageSize, "items": ref("schemas", "ListedSignal")},
-				"page":      obj{"type": "integer", "minimum": 1},
-				"page_size": obj{"type": "integer", "minimum": 1, "maximum": model.MaxPageSize},
-				"has_more":  obj{"type": "boolean"},
-				"next_page": obj{"type": []any{"integer", "null"}, "minimum": 2, "description": "The next page, or null on the last page."},
-			},
-			"required":             []any{"signals", "page", "page_size", "has_more", "next_page"},
-			"additionalProperties": false,
-		},
-		"SearchRequest": obj{
-			"type": "object",
-			"properties": obj{
-				"query": obj{"type": "string", "minLength": 1, "maxLength": SearchQueryMaxUnits,
-					"description": fmt.Sprintf("What to search for: at most %d UTF-16 code units.", SearchQueryMaxUnits)},
-				"tags":           obj{"type": "array", "items": ref("schemas", "Tag")},
-				"sources":        obj{"type": "array", "items": ref("schemas", "Source")},
-				"language":       obj{"type": "array", "items": ref("schemas", "SearchLanguage")},
-				"country":        obj{"type": "array", "items": ref("schemas", "Country")},
-				"observed_after": obj{"type": "string", "format": "date-time", "description": "Only signals collected strictly after this timestamp."},
-				"limit":          obj{"type": "integer", "minimum": 1, "maximum": SearchLimitMax, "default": SearchLimitDefault, "description": "Most matches to return."},
-			},
-			"required":             []any{"query"},
-			"additionalProperties": false,
-		},
-		"SearchResponse": obj{
-			"type":                 "object",
-			"properties":           searchProps,
-			"required":             []any{"query", "matches", "cache_hit", "searches_remaining", "candidates_considered", "searched_at", "expires_at", "searchedAt", "expiresAt"},
-			"additionalProperties": false,
-		},
-		"Counter":       counter(false),
-		"MinuteCounter": counter(true),
-		"UsageResponse": obj{
-			"type":                 "object",
-			"properties":           usageProps,
-			"required":             []any{"daily_requests", "minute_requests", "daily_searches", "reset_at", "dailyRequests", "minuteRequests", "dailySearches", "resetAt"},
-			"additionalProperties": false,
-		},
-		"Problem": obj{
-			"type":        "object",
-			"description": "RFC 9457 problem details with the service's stable code.",
-			"properties": obj{
-				"type":                obj{"type": "string", "format": "uri", "description": "Documentation of the code."},
-				"title":               obj{"type": "string"},
-				"status":              obj{"type": "integer", "minimum": 400, "maximum": 599},
-				"detail":              obj{"type": "string"},
-				"code":                obj{"type": "string", "enum": enumOf(codes), "description": "Stable error code."},
-				"param":               obj{"type": "string", "description": "The parameter at fault."},
-				"validation_message":  obj{"type": "string", "description": "What the parameter must be."},
-				"allowed_values":      obj{"type": "array", "items": obj{"type": "string"}, "description": "The allowed values or parameter names."},
-				"minimum":             obj{"type": "integer", "description": "Smallest allowed value or length."},
-				"maximum":             obj{"type": "integer", "description": "Largest allowed value or length."},
-				"allowed_methods":     obj{"type": "array", "items": obj{"type": "string"}},
-				"retry_after_seconds": retry,
-				"retryAfterSeconds":   deprecatedAlias("retry_after_seconds", retry),
-				"request_id":          obj{"type": "string"},
-			},
-			"required":             []any{"type", "title", "status", "detail", "code"},
-			"additionalProperties": false,
-		},
-	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/api"
 	"signals/internal/discovery"
 	"signals/internal/discovery/oastest"
 	"signals/internal/model"
@@ -77,7 +78,7 @@ func TestOpenAPIFollowsTheModel(t *testing.T) {
 			t.Errorf("%s enum = %v, want %v", name, got, want)
 		}
 	}
-	for _, name := range model.ListParams {
+	for _, name := range api.ListParams {
 		if _, ok := doc.Components.Parameters[name]; !ok {
 			t.Errorf("list parameter %s is not documented", name)
 		}

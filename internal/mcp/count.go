@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"signals/internal/model"
+	"signals/internal/problem"
 	"signals/internal/quota"
 )
 
@@ -15,8 +16,8 @@ type exchange struct {
 	r       *http.Request
 	account model.Account
 
-	mu      sync.Mutex
-	counted *quota.Counted
+	mu    sync.Mutex
+	count *quota.Counted
 }
 
 type exchangeKey struct{}
@@ -41,50 +42,32 @@ func (ex *exchange) request() *http.Request {
 func (ex *exchange) record(c quota.Counted) {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
-	ex.counted = &c
+	ex.count = &c
 }
 
-// setHeaders advertises the count, if a call was counted or refused.
-func (ex *exchange) setHeaders(h http.Header) {
+// counted returns the count of the request's last counted or refused call.
+func (ex *exchange) counted() (quota.Counted, bool) {
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
-	if ex.counted != nil {
-		ex.counted.SetHeaders(h)
+	if ex.count == nil {
+		return quota.Counted{}, false
 	}
+	return *ex.count, true
 }
 
-// countedWriter sets the RateLimit headers of the tool calls just before
-// the response header is written: the SDK writes a call's result only after
-// its handler returned.
-type countedWriter struct {
-	http.ResponseWriter
-	ex    *exchange
-	wrote bool
-}
-
-func (w *countedWriter) header() {
-	if !w.wrote {
-		w.wrote = true
-		w.ex.setHeaders(w.ResponseWriter.Header())
+// setRateLimit advertises in h the count of the request's calls or, when it
+// counted none (initialization, tool listing, invalid calls), what the
+// account's next request would find.
+func (s *Server) setRateLimit(h http.Header, ex *exchange) {
+	c, ok := ex.counted()
+	if !ok {
+		var err error
+		if c, err = s.cfg.Limiter.Peek(ex.r.Context(), ex.account); err != nil {
+			if s.cfg.Log != nil && ex.r.Context().Err() == nil {
+				s.cfg.Log.Warn("reading usage for the RateLimit header failed", "request_id", ex.r.Header.Get(problem.RequestIDHeader), "err", err)
+			}
+			return
+		}
 	}
+	c.SetHeaders(h)
 }
-
-func (w *countedWriter) WriteHeader(code int) {
-	w.header()
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *countedWriter) Write(b []byte) (int, error) {
-	w.header()
-	return w.ResponseWriter.Write(b)
-}
-
-// Flush lets event streams through.
-func (w *countedWriter) Flush() {
-	w.header()
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (w *countedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -8,19 +8,16 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"signals/internal/api"
 	"signals/internal/auth"
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/quota"
@@ -44,8 +41,9 @@ type Config struct {
 	// BaseURL is the service's public base address; its origin is the only
 	// browser origin allowed to call the endpoint.
 	BaseURL string
-	// Authenticate resolves the request's credential; its error is a 401
-	// problem when there is none or it is not valid.
+	// Authenticate resolves the request's credential; its error is an
+	// authentication failure (auth.Unauthenticated) when there is none or
+	// it is not valid.
 	Authenticate func(*http.Request) (auth.Principal, error)
 	Limiter      *quota.Limiter
 	API          *api.API
@@ -76,9 +74,9 @@ func New(cfg Config) *Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		Logger:       cfg.Log,
 	})
-	s.server.AddTool(listTool(), handle(s, listInput, s.list))
-	s.server.AddTool(getTool(), handle(s, getInput, s.get))
-	s.server.AddTool(searchTool(), handle(s, searchInput, s.search))
+	s.server.AddTool(listTool(), handle(s, s.list))
+	s.server.AddTool(getTool(), handle(s, s.get))
+	s.server.AddTool(searchTool(), handle(s, s.search))
 	s.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -93,36 +91,43 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// ServeHTTP serves one POST to /mcp: Origin check, authentication, then the
-// SDK, with the account's rate-limit headers set on the way out.
+// ServeHTTP serves one POST to /mcp: Origin check, authentication, the
+// transport's checks, then the SDK; every answer after authentication
+// carries the account's rate-limit headers.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
-		s.cfg.Problems.Write(w, r, problem.MethodNotAllowed(r.Method, []string{http.MethodPost}))
+		s.cfg.Problems.Write(w, r, failure.MethodNotAllowed(r.Method, []string{http.MethodPost}))
 		return
 	}
 	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, s.origin) {
-		s.cfg.Problems.Write(w, r, problem.New(http.StatusForbidden, CodeForbiddenOrigin,
+		s.cfg.Problems.Write(w, r, failure.New(failure.CodeForbiddenOrigin,
 			"requests from the web origin "+o+" are refused; only "+s.origin+" may call this endpoint from a browser"))
 		return
 	}
 	p, err := s.cfg.Authenticate(r)
 	if err != nil {
-		var pr *problem.Problem
-		if errors.As(err, &pr) && pr.Status == http.StatusUnauthorized {
-			w.Header().Set("WWW-Authenticate", Challenge(s.cfg.BaseURL, r.Header.Get("Authorization") != ""))
+		if f, ok := auth.Unauthenticated(err); ok {
+			w.Header().Set("WWW-Authenticate", Challenge(s.cfg.BaseURL, f.Code == failure.CodeInvalidCredentials))
 		}
 		s.cfg.Problems.Write(w, r, err)
 		return
 	}
+	if need := missingScope(r, p); need != "" {
+		s.refuseScope(w, r, need)
+		return
+	}
 	w.Header().Set("RateLimit-Policy", quota.Policy(p.Account.Limits.MinuteRequests))
 	ex := &exchange{r: r, account: p.Account}
+	out := &response{ResponseWriter: w, rateLimit: func(h http.Header) { s.setRateLimit(h, ex) }}
+	msg, err := readMessage(w, r)
+	if err != nil {
+		s.refuse(out, r, err)
+		return
+	}
 	ctx := context.WithValue(auth.WithPrincipal(r.Context(), p), exchangeKey{}, ex)
-	s.handler.ServeHTTP(&countedWriter{ResponseWriter: w, ex: ex}, r.WithContext(ctx))
+	s.handler.ServeHTTP(out, r.WithContext(ctx))
+	s.finish(out, r, msg)
 }
-
-// CodeForbiddenOrigin is the problem code of a request from another web
-// origin (a DNS-rebinding or cross-site attempt).
-const CodeForbiddenOrigin = "forbidden_origin"
 
 // Challenge is the WWW-Authenticate value of a 401 on /mcp: it points OAuth
 // clients at the protected resource metadata; sent tells whether a
@@ -160,19 +165,30 @@ func originOf(base string) string {
 // counts a call. The SDK neither validates the arguments again nor
 // re-encodes the result: the bodies are fixed types whose conformance to
 // the output schemas the tests check.
-func handle[A any](s *Server, schema *jsonschema.Schema, tool func(context.Context, A) *mcp.CallToolResult) mcp.ToolHandler {
+func handle[A any](s *Server, tool func(context.Context, A) *mcp.CallToolResult) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args A
-		if err := checkArguments(schema, req.Params.Arguments, &args); err != nil {
-			return s.problemResult(ctx, err), nil
+		var res *mcp.CallToolResult
+		if err := decodeArguments(req.Params.Arguments, &args); err != nil {
+			res = s.fail(ctx, err)
+		} else {
+			res = tool(ctx, args)
 		}
-		return tool(ctx, args), nil
+		if res == nil {
+			// The client went away: whatever the SDK answers goes nowhere.
+			return nil, context.Canceled
+		}
+		return res, nil
 	}
 }
 
-// problemResult is a failed tool result carrying the problem of err.
+// problemResult is a failed tool result carrying the problem of err, or
+// nil when the call's client went away: nobody is left to answer.
 func (s *Server) problemResult(ctx context.Context, err error) *mcp.CallToolResult {
 	p := s.cfg.Problems.Resolve(exchangeFrom(ctx).request(), err)
+	if p == nil {
+		return nil
+	}
 	body, _ := json.Marshal(p)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}},
 		StructuredContent: json.RawMessage(body)}
@@ -183,11 +199,8 @@ func (s *Server) problemResult(ctx context.Context, err error) *mcp.CallToolResu
 func (s *Server) count(ctx context.Context) (model.Account, error) {
 	ex := exchangeFrom(ctx)
 	c, err := s.cfg.Limiter.Take(ctx, ex.account)
-	var denied *problem.Problem
-	if err == nil || errors.As(err, &denied) {
+	if _, denied := failure.As(err); err == nil || denied {
 		ex.record(c)
 	}
 	return ex.account, err
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,15 +1,12 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,17 +15,17 @@ import (
 
 	"signals/internal/api"
 	"signals/internal/auth"
+	goldenfile "signals/internal/golden"
 	"signals/internal/mcp"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/quota"
 	"signals/internal/search"
+	"signals/internal/search/builtin"
 	"signals/internal/store"
 	"signals/internal/store/sqlite"
 	"signals/internal/store/storetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const baseURL = "https://signals.example"
 
@@ -44,7 +41,15 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvWith(t, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+}
+
+// newEnvWith is newEnv logging to log, with the API reading through
+// wrap(store) when wrap is not nil.
+func newEnvWith(t *testing.T, log *slog.Logger, wrap func(store.Store) store.Store) *env {
+	t.Helper()
 	ctx := context.Background()
+	var st store.Store
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "signals.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -58,19 +63,22 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	problems := problem.Renderer{BaseURL: baseURL, Log: log}
-	scorer, err := search.NewBuiltin()
+	scorer, err := builtin.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	searcher := &search.Service{Store: st, Scorer: scorer, Now: time.Now, Log: log, Timeout: 10 * time.Second, CacheTTL: time.Minute, Capacity: 2}
 	authn := &auth.Authenticator{Store: st, Problems: problems, Challenge: auth.APIChallenge, Now: time.Now}
+	reads := st
+	if wrap != nil {
+		reads = wrap(st)
+	}
 	h := mcp.New(mcp.Config{
 		BaseURL:      baseURL,
 		Authenticate: authn.Authenticate,
 		Limiter:      &quota.Limiter{Store: st, Now: time.Now, Problems: problems},
-		API:          &api.API{Store: st, Searcher: searcher, Problems: problems, BaseURL: baseURL},
+		API:          &api.API{Store: reads, Searcher: searcher, Problems: problems, BaseURL: baseURL},
 		Problems:     problems,
 		Log:          log,
 	})
@@ -146,23 +154,9 @@ func structured(t *testing.T, res *sdk.CallToolResult) []byte {
 // golden compares v, as indented JSON, with testdata/name.
 func golden(t *testing.T, name string, v any) {
 	t.Helper()
-	got, err := json.MarshalIndent(v, "", "  ")
+	got, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./internal/mcp -update writes it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("%s changed (go test ./internal/mcp -update rewrites it); got:\n%s", path, got)
-	}
+	goldenfile.JSON(t, filepath.Join("testdata", name), got)
 }

@@ -5,12 +5,12 @@ package quota
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
 	"signals/internal/auth"
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/store"
@@ -39,8 +39,8 @@ func FromContext(ctx context.Context) (Counted, bool) {
 }
 
 // Take counts one request of acct. When a limit is reached nothing is
-// counted and the error is a 429 problem with the wait until the window
-// resets.
+// counted and the error is a minute_limit_reached or daily_limit_reached
+// failure with the wait until the window resets.
 func (l *Limiter) Take(ctx context.Context, acct model.Account) (Counted, error) {
 	now := l.Now()
 	u, err := l.Store.TakeRequest(ctx, acct.ID, acct.Limits, now)
@@ -51,16 +51,29 @@ func (l *Limiter) Take(ctx context.Context, acct model.Account) (Counted, error)
 	switch u.Denied {
 	case model.LimitMinute:
 		wait := model.SecondsUntil(now, u.MinuteStart.Add(time.Minute))
-		return c, problem.New(http.StatusTooManyRequests, problem.CodeMinuteLimitReached,
+		return c, failure.New(failure.CodeMinuteLimitReached,
 			fmt.Sprintf("the account's %d requests per minute are used; retry at the next UTC minute", acct.Limits.MinuteRequests)).
 			WithRetryAfter(wait)
 	case model.LimitDay:
 		wait := model.SecondsUntil(now, u.DayStart.Add(24*time.Hour))
-		return c, problem.New(http.StatusTooManyRequests, problem.CodeDailyLimitReached,
+		return c, failure.New(failure.CodeDailyLimitReached,
 			fmt.Sprintf("the account's %d requests per UTC day are used; retry after midnight UTC", acct.Limits.DailyRequests)).
 			WithRetryAfter(wait)
 	}
 	return c, nil
+}
+
+// Peek returns acct's count without counting a request, for the answers
+// that are not counted (MCP initialization and tool listing): its headers
+// say what the next request would find.
+func (l *Limiter) Peek(ctx context.Context, acct model.Account) (Counted, error) {
+	now := l.Now()
+	u, err := l.Store.Usage(ctx, acct.ID, now)
+	if u.DayUsed >= acct.Limits.DailyRequests {
+		// The next request would be refused for the day.
+		u.Denied = model.LimitDay
+	}
+	return Counted{Usage: u, Limits: acct.Limits, At: now}, err
 }
 
 // Policy is the RateLimit-Policy value for a minute cap.
@@ -97,8 +110,7 @@ func (l *Limiter) Count(next http.Handler) http.Handler {
 			return
 		}
 		c, err := l.Take(r.Context(), p.Account)
-		var denied *problem.Problem
-		if err == nil || errors.As(err, &denied) {
+		if _, denied := failure.As(err); err == nil || denied {
 			c.SetHeaders(w.Header())
 		}
 		if err != nil {

@@ -1,0 +1,86 @@
+package api
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+
+	"signals/internal/failure"
+	"signals/internal/model"
+	"signals/internal/problem"
+)
+
+func FuzzParseListQuery(f *testing.F) {
+	for _, s := range []string{
+		"", "tags=job,funding&sources=microblog", "page=2&page_size=50", "q=%25_%2A",
+		"observed_after=2026-10-01T00:00:00.5%2B02:00", "language=en,fr", "country=canada",
+		"page_size=999999999999", "tags=&tags=,", "q=%FF", "x=1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		q, err := ParseListQuery(v)
+		if err != nil {
+			p, ok := failure.As(err)
+			if !ok || problem.Status(p.Code) != 400 || p.Param == "" {
+				t.Fatalf("error %v is not a 400 problem naming its parameter", err)
+			}
+			return
+		}
+		if q.Page < 1 || q.PageSize < 1 || q.PageSize > model.MaxPageSize {
+			t.Fatalf("accepted page=%d page_size=%d", q.Page, q.PageSize)
+		}
+		for _, tag := range q.Tags {
+			if !model.IsOneOf(tag, model.Tags) {
+				t.Fatalf("accepted tag %q", tag)
+			}
+		}
+		if q.Q != "" && (model.Chars(q.Q) > model.MaxQChars || model.Fold(q.Q) == "") {
+			t.Fatalf("accepted q %q", q.Q)
+		}
+	})
+}
+
+// TestListQueryAndArgumentsAgree: the query string and the typed request
+// of the same listing give the same page to list.
+func TestListQueryAndArgumentsAgree(t *testing.T) {
+	q, p, size := "robots", 2, 5
+	for _, tc := range []struct {
+		query string
+		req   ListRequest
+	}{
+		{"", ListRequest{}},
+		{"tags=job,funding&tags=+events+", ListRequest{Tags: []string{"funding", "events", "job"}}},
+		{"language=+fr&country=canada", ListRequest{Language: []string{"fr"}, Country: []string{"canada"}}},
+		{"language=", ListRequest{Language: []string{}}},
+		{"q=robots&page=2&page_size=05", ListRequest{Q: &q, Page: &p, PageSize: &size}},
+	} {
+		v, err := url.ParseQuery(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromQuery, err := ParseListQuery(v)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.query, err)
+		}
+		fromArgs, err := tc.req.Validate()
+		if err != nil {
+			t.Fatalf("%+v: %v", tc.req, err)
+		}
+		if got, want := fmtQuery(fromQuery), fmtQuery(fromArgs); got != want {
+			t.Errorf("%s: %s, arguments give %s", tc.query, got, want)
+		}
+	}
+}
+
+func fmtQuery(q model.ListQuery) string {
+	var after int64
+	if q.ObservedAfter != nil {
+		after = q.ObservedAfter.NS
+	}
+	return fmt.Sprint(q.Tags, q.Sources, q.Languages, q.Countries, q.Q, after, q.Page, q.PageSize)
+}
