@@ -6,10 +6,11 @@ package web
 import (
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
-	"signals/internal/problem"
+	"signals/internal/failure"
 )
 
 // Formats a page can be served in.
@@ -30,7 +31,7 @@ func Negotiate(r *http.Request) (string, error) {
 		return HTML, nil
 	}
 	if r.Header.Get("HX-Request") != "" || r.Header.Get("HX-Boosted") != "" {
-		return "", problem.New(http.StatusBadRequest, problem.CodeConflictingFormats,
+		return "", failure.New(failure.CodeConflictingFormats,
 			"a Markdown request (Accept: text/markdown) cannot also carry the web front end's router headers (HX-Request, HX-Boosted)")
 	}
 	if isPrefetch(r) {
@@ -47,27 +48,39 @@ func isPrefetch(r *http.Request) bool {
 // quality returns the q-values the Accept headers give text/markdown and,
 // explicitly, text/html (0 when not named).
 func quality(accept []string) (markdown, html float64) {
+	return acceptQuality(accept, "text/markdown", "text/x-markdown"),
+		acceptQuality(accept, "text/html", "application/xhtml+xml")
+}
+
+// prefersJSON reports whether the Accept headers rank a JSON type above
+// HTML: a program that asks for JSON gets its errors as problem details
+// even on a page's path.
+func prefersJSON(r *http.Request) bool {
+	accept := r.Header.Values("Accept")
+	json := acceptQuality(accept, "application/json", "application/problem+json")
+	return json > 0 && json > acceptQuality(accept, "text/html", "application/xhtml+xml")
+}
+
+// acceptQuality returns the highest q-value the Accept headers give any of
+// the media types, naming them explicitly (0 when none is named).
+func acceptQuality(accept []string, types ...string) float64 {
+	best := 0.0
 	for _, h := range accept {
 		for part := range strings.SplitSeq(h, ",") {
 			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-			if err != nil {
+			if err != nil || !slices.Contains(types, mt) {
 				continue
 			}
 			q := 1.0
 			if v, ok := params["q"]; ok {
-				if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
-					q = f
-				} else {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil || f < 0 || f > 1 {
 					continue
 				}
+				q = f
 			}
-			switch mt {
-			case "text/markdown", "text/x-markdown":
-				markdown = max(markdown, q)
-			case "text/html", "application/xhtml+xml":
-				html = max(html, q)
-			}
+			best = max(best, q)
 		}
 	}
-	return markdown, html
+	return best
 }

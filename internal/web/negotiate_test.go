@@ -1,11 +1,11 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
+	"signals/internal/failure"
 	"signals/internal/problem"
 )
 
@@ -14,7 +14,7 @@ func TestNegotiate(t *testing.T) {
 		name   string
 		header []string
 		want   string
-		code   string
+		code   failure.Code
 	}{
 		{"no accept", nil, HTML, ""},
 		{"browser", []string{"Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}, HTML, ""},
@@ -26,8 +26,8 @@ func TestNegotiate(t *testing.T) {
 		{"markdown higher wins", []string{"Accept", "text/markdown, text/html;q=0.5"}, Markdown, ""},
 		{"markdown q=0 refused", []string{"Accept", "text/markdown;q=0"}, HTML, ""},
 		{"bad q ignored", []string{"Accept", "text/markdown;q=2"}, HTML, ""},
-		{"router headers conflict", []string{"Accept", "text/markdown", "HX-Request", "true"}, "", problem.CodeConflictingFormats},
-		{"boosted conflict", []string{"Accept", "text/markdown", "HX-Boosted", "true"}, "", problem.CodeConflictingFormats},
+		{"router headers conflict", []string{"Accept", "text/markdown", "HX-Request", "true"}, "", failure.CodeConflictingFormats},
+		{"boosted conflict", []string{"Accept", "text/markdown", "HX-Boosted", "true"}, "", failure.CodeConflictingFormats},
 		{"router navigation keeps html", []string{"HX-Request", "true", "Accept", "text/html"}, HTML, ""},
 		{"prefetch keeps normal format", []string{"Accept", "text/markdown", "Sec-Purpose", "prefetch"}, HTML, ""},
 		{"legacy prefetch", []string{"Accept", "text/markdown", "Purpose", "prefetch"}, HTML, ""},
@@ -39,10 +39,9 @@ func TestNegotiate(t *testing.T) {
 				r.Header.Add(tt.header[i], tt.header[i+1])
 			}
 			got, err := Negotiate(r)
-			var p *problem.Problem
 			switch {
 			case tt.code != "":
-				if !errors.As(err, &p) || p.Code != tt.code || p.Status != 400 {
+				if p, ok := failure.As(err); !ok || p.Code != tt.code || problem.Status(p.Code) != 400 {
 					t.Fatalf("got %q, %v; want problem %s", got, err, tt.code)
 				}
 			case err != nil || got != tt.want:
@@ -67,8 +66,7 @@ func FuzzNegotiate(f *testing.F) {
 		}
 		got, err := Negotiate(r)
 		if err != nil {
-			var p *problem.Problem
-			if !errors.As(err, &p) || p.Code != problem.CodeConflictingFormats || hx == "" {
+			if !failure.Is(err, failure.CodeConflictingFormats) || hx == "" {
 				t.Fatalf("Accept %q, HX-Request %q: %v", accept, hx, err)
 			}
 			return

@@ -1,0 +1,225 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+
+	"signals/internal/failure"
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store"
+)
+
+//go:embed pages/*.md
+var sources embed.FS
+
+// DeveloperPages maps paths to the Markdown sources of the developer pages.
+var DeveloperPages = map[string]string{
+	"/developers":        "developers.md",
+	"/developers/api":    "api.md",
+	"/developers/mcp":    "mcp.md",
+	"/developers/errors": "errors.md",
+}
+
+// defaultPages are the About and Contact pages an operator has not replaced
+// (by importing an article with the slug about or contact).
+var defaultPages = map[string]string{
+	"/" + model.AboutSlug:   "about.md",
+	"/" + model.ContactSlug: "contact.md",
+}
+
+// doc is one Markdown document in both of its representations.
+type doc struct {
+	title    string
+	section  string
+	markdown []byte
+	html     template.HTML
+}
+
+// loadDocs renders the fixed pages once.
+func (s *Site) loadDocs() (map[string]*doc, error) {
+	// Headings of the developer pages carry {#anchors} that API problem
+	// types point at.
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithAttribute()))
+	docs := map[string]*doc{}
+	load := func(pages map[string]string, section func(path string) string) error {
+		for path, name := range pages {
+			src, err := sources.ReadFile("pages/" + name)
+			if err != nil {
+				return err
+			}
+			d, err := s.newDoc(md, strings.ReplaceAll(strings.ReplaceAll(string(src), "{{base}}", s.base), "{{codes}}", codeTable()))
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			d.section = section(path)
+			docs[path] = d
+		}
+		return nil
+	}
+	if err := load(DeveloperPages, func(string) string { return "/developers" }); err != nil {
+		return nil, err
+	}
+	if err := load(defaultPages, func(path string) string { return path }); err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+// newDoc renders Markdown text. In HTML its site links stay relative; in
+// Markdown they are absolute, so the text reads the same anywhere.
+func (s *Site) newDoc(md goldmark.Markdown, text string) (*doc, error) {
+	var body bytes.Buffer
+	if err := md.Convert([]byte(text), &body); err != nil {
+		return nil, err
+	}
+	abs := strings.ReplaceAll(text, "](/", "]("+s.base+"/")
+	return &doc{title: titleOf(text), markdown: []byte(stripAttributes(abs)), html: template.HTML(body.String())}, nil
+}
+
+// Paths lists the paths of the fixed documents.
+func (s *Site) Paths() []string {
+	var out []string
+	for p := range s.docs {
+		out = append(out, p)
+	}
+	return out
+}
+
+// docPage serves a developer page, or About or Contact: the operator's
+// article of that slug when there is one, the default otherwise.
+func (s *Site) docPage(w http.ResponseWriter, r *http.Request) {
+	format, err := Negotiate(r)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	d := s.docs[r.URL.Path]
+	if slug := strings.TrimPrefix(r.URL.Path, "/"); model.IsPageSlug(slug) {
+		a, err := s.cfg.Store.Article(r.Context(), slug)
+		switch {
+		case err == nil:
+			if d, err = s.articleDoc(a, r.URL.Path); err != nil {
+				s.Error(w, r, err)
+				return
+			}
+		case !errors.Is(err, store.ErrNotFound):
+			s.Error(w, r, err)
+			return
+		}
+	}
+	if d == nil {
+		s.NotFound(w, r)
+		return
+	}
+	s.writeDoc(w, r, format, d)
+}
+
+func (s *Site) writeDoc(w http.ResponseWriter, r *http.Request, format string, d *doc) {
+	pageHeaders(w.Header())
+	if format == Markdown {
+		writeMarkdown(w, r, http.StatusOK, d.markdown)
+		return
+	}
+	body, err := s.render("doc", view{Title: d.title, Section: d.section, Content: docView{Body: d.html}}, r.URL.Path)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	writeHTML(w, r, http.StatusOK, body)
+}
+
+type docView struct {
+	Body template.HTML
+}
+
+// articleDoc renders an article: its title, its date, its body.
+func (s *Site) articleDoc(a model.Article, path string) (*doc, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", a.Title)
+	if !model.IsPageSlug(a.Slug) {
+		fmt.Fprintf(&b, "*Published %s*\n\n", a.PublishedAt.UTC().Format("2 January 2006"))
+	}
+	b.WriteString(a.Body)
+	d, err := s.newDoc(s.articles, b.String())
+	if err != nil {
+		return nil, fmt.Errorf("web: article %s: %w", a.Slug, err)
+	}
+	d.title, d.section = a.Title, "/articles"
+	if model.IsPageSlug(a.Slug) {
+		d.section = path
+	}
+	return d, nil
+}
+
+// articlePage serves /articles/{slug}.
+func (s *Site) articlePage(w http.ResponseWriter, r *http.Request) {
+	format, err := Negotiate(r)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	slug := r.PathValue("slug")
+	if !model.ValidSlug(slug) || model.IsPageSlug(slug) {
+		s.NotFound(w, r)
+		return
+	}
+	a, err := s.cfg.Store.Article(r.Context(), slug)
+	if errors.Is(err, store.ErrNotFound) {
+		s.Error(w, r, failure.NotFound("no article at "+r.URL.Path+"; the articles are listed at "+s.base+"/articles"))
+		return
+	}
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	d, err := s.articleDoc(a, r.URL.Path)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	s.writeDoc(w, r, format, d)
+}
+
+// titleOf returns the text of the first level-one heading.
+func titleOf(markdown string) string {
+	for line := range strings.SplitSeq(markdown, "\n") {
+		if t, ok := strings.CutPrefix(line, "# "); ok {
+			t = strings.TrimSpace(t)
+			if i := strings.LastIndex(t, " {#"); i >= 0 && strings.HasSuffix(t, "}") {
+				t = t[:i]
+			}
+			return t
+		}
+	}
+	return "Signals"
+}
+
+// headingAttributes matches the {#id} of a heading, which only the HTML
+// rendering uses.
+var headingAttributes = regexp.MustCompile(`(?m)^(#+ .*?) \{#[A-Za-z0-9_-]+\}$`)
+
+func stripAttributes(markdown string) string {
+	return headingAttributes.ReplaceAllString(markdown, "$1")
+}
+
+// codeTable is the table of the stable codes on the errors page, made
+// from the one list of them.
+func codeTable() string {
+	var b strings.Builder
+	b.WriteString("| code | status | meaning |\n|---|---|---|")
+	for _, c := range failure.Codes {
+		fmt.Fprintf(&b, "\n| [`%s`](#%s) | %d | %s |", c.Code, c.Code, problem.Status(c.Code), c.Meaning)
+	}
+	return b.String()
+}

@@ -1,0 +1,81 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"signals/internal/problem"
+)
+
+// errorPage is what a page shows of a failed request: the same code and
+// message as the API's problem details.
+type errorPage struct {
+	Title, Detail, Code, RequestID string
+	Status                         int
+	// Allowed lists the accepted values when they are few enough to read.
+	Allowed []string
+}
+
+// maxAllowedShown is the longest list of allowed values a page spells out
+// (the country list is in the developer documentation instead).
+const maxAllowedShown = 12
+
+func newErrorPage(p *problem.Problem) errorPage {
+	e := errorPage{Title: p.Title, Detail: p.Detail, Code: string(p.Code), RequestID: p.RequestID, Status: p.Status}
+	if len(p.AllowedValues) <= maxAllowedShown {
+		e.Allowed = p.AllowedValues
+	}
+	return e
+}
+
+// markdown writes the error as a Markdown document. The detail may quote
+// what the client sent, so it is escaped.
+func (e errorPage) markdown() []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n%s\n\nStatus %d, code `%s`.", e.Title, mdText(e.Detail), e.Status, e.Code)
+	if e.RequestID != "" {
+		fmt.Fprintf(&b, " Request id `%s`.", e.RequestID)
+	}
+	b.WriteString("\n")
+	if len(e.Allowed) > 0 {
+		fmt.Fprintf(&b, "\nAllowed values: %s.\n", mdText(strings.Join(e.Allowed, ", ")))
+	}
+	return []byte(b.String())
+}
+
+// Error answers a failed page request in the medium the request asks for:
+// an HTML page by default, Markdown to a Markdown request, and problem
+// details (JSON) to a client that prefers JSON or whose formats conflict.
+// The status, code and message are the API's.
+func (s *Site) Error(w http.ResponseWriter, r *http.Request, err error) {
+	format, conflict := Negotiate(r)
+	if conflict != nil || prefersJSON(r) {
+		s.cfg.Problems.Write(w, r, err)
+		return
+	}
+	p := s.cfg.Problems.Resolve(r, err)
+	h := w.Header()
+	pageHeaders(h)
+	h.Set("Cache-Control", "no-store")
+	if len(p.AllowedMethods) > 0 {
+		h.Set("Allow", strings.Join(p.AllowedMethods, ", "))
+	}
+	if p.RetryAfterSeconds != nil {
+		h.Set("Retry-After", strconv.Itoa(*p.RetryAfterSeconds))
+	}
+	page := newErrorPage(p)
+	if format == Markdown {
+		writeMarkdown(w, r, p.Status, page.markdown())
+		return
+	}
+	body, rerr := s.render("error", view{Title: page.Title, Content: page}, r.URL.Path)
+	if rerr != nil {
+		// The layout is fixed at build time; should it fail, the problem
+		// details still say what happened.
+		s.cfg.Problems.Write(w, r, err)
+		return
+	}
+	writeHTML(w, r, p.Status, body)
+}

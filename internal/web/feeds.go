@@ -1,0 +1,79 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+
+	"signals/internal/failure"
+	"signals/internal/feed"
+	"signals/internal/model"
+)
+
+// feed serves a feed of the public signals, or of a hub's: the newest 50 of
+// its filter, to anyone (no key; any origin may read it), from a cache
+// that a change of the data invalidates, with validators for conditional
+// requests. Feeds are never Markdown, and their errors are problem
+// details.
+func (s *Site) feed(format string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		ctx := r.Context()
+		var (
+			q    model.ListQuery
+			meta = feed.Meta{Title: "Signals", Description: "Curated AI signals from public posts, newest first.", HomeURL: s.base + "/"}
+			path = r.URL.Path
+			err  error
+		)
+		if r.PathValue("slug") != "" {
+			hub, hq, herr := s.hubQuery(r)
+			if herr != nil {
+				s.cfg.Problems.Write(w, r, herr)
+				return
+			}
+			if v := r.URL.Query(); len(v) > 0 {
+				name := slices.Sorted(maps.Keys(v))[0]
+				p := failure.Unknown(name, []string{})
+				p.ValidationMessage = "is not a parameter of a hub's feed, whose filter is fixed"
+				p.Detail = name + " " + p.ValidationMessage
+				s.cfg.Problems.Write(w, r, p)
+				return
+			}
+			q = hq
+			meta.Title, meta.Description, meta.HomeURL = hub.Title+" · Signals", hub.Description, s.base+"/hubs/"+hub.Slug
+		} else if q, err = ParseFilter(r.URL.Query()); err != nil {
+			s.cfg.Problems.Write(w, r, err)
+			return
+		}
+		q.Page, q.PageSize = 1, feed.MaxItems
+		filter := model.CanonicalQuery(model.ListQuery{Filter: q.Filter, Q: q.Q})
+		meta.FeedURL = s.base + path
+		if r.PathValue("slug") == "" && filter != "" {
+			meta.FeedURL += "?" + filter
+			meta.HomeURL += "?" + filter
+		}
+		gen, err := s.cfg.Store.Generation(ctx)
+		if err != nil {
+			s.cfg.Problems.Write(w, r, err)
+			return
+		}
+		entry, err := s.feeds.Get(format+" "+meta.FeedURL+" "+meta.Title+" "+meta.Description, gen, func() ([]byte, error) {
+			signals, _, err := s.cfg.Store.ListSignals(ctx, q)
+			if err != nil {
+				return nil, fmt.Errorf("web: feed: %w", err)
+			}
+			return feed.Write(format, meta, signals)
+		})
+		if err != nil {
+			s.cfg.Problems.Write(w, r, err)
+			return
+		}
+		h.Set("Content-Type", feed.ContentType(format))
+		h.Set("Cache-Control", "public, max-age=300")
+		h.Set("ETag", entry.ETag)
+		http.ServeContent(w, r, "", entry.LastModified, bytes.NewReader(entry.Body))
+	}
+}

@@ -1,0 +1,135 @@
+package web
+
+import (
+	"strings"
+	"time"
+
+	"signals/internal/model"
+)
+
+// Labels of the filter values, as people read them.
+var (
+	tagLabels = map[string]string{
+		"job": "Job", "funding": "Funding", "product_launch": "Product launch",
+		"product_feedback": "Product feedback", "physical_ai": "Physical AI", "events": "Events", "other": "Other",
+	}
+	sourceLabels = map[string]string{
+		"professional_network": "Professional network", "microblog": "Microblog", "tech_forum": "Tech forum",
+	}
+	languageLabels = map[string]string{"en": "English", "fr": "French", "other": "Other languages"}
+)
+
+func label(labels map[string]string, v string) string {
+	if l, ok := labels[v]; ok {
+		return l
+	}
+	return v
+}
+
+// countryLabel turns a country key into its name: "united_states" →
+// "United States", "bosnia_and_herzegovina" → "Bosnia and Herzegovina".
+func countryLabel(key string) string {
+	words := strings.Split(key, "_")
+	for i, w := range words {
+		switch {
+		case w == "":
+		case i > 0 && (w == "and" || w == "of" || w == "the" || w == "d"):
+		default:
+			words[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// publishedLabel writes a publication time at the precision it is known to:
+// a signal published "in March 2026" is not shown as "1 March 2026, 00:00".
+func publishedLabel(t model.Time, precision string) string {
+	u := t.Time()
+	switch precision {
+	case "year":
+		return u.Format("2006")
+	case "month":
+		return u.Format("January 2006")
+	case "week":
+		return "week of " + u.Format("2 January 2006")
+	case "day":
+		return u.Format("2 January 2006")
+	case "hour":
+		return u.Format("2 January 2006, 15:00 UTC")
+	case "minute":
+		return u.Format("2 January 2006, 15:04 UTC")
+	}
+	return u.Format("2 January 2006, 15:04:05 UTC")
+}
+
+// publishedISO is the machine-readable form of the same, for <time>.
+func publishedISO(t model.Time, precision string) string {
+	u := t.Time()
+	switch precision {
+	case "year":
+		return u.Format("2006")
+	case "month":
+		return u.Format("2006-01")
+	case "week", "day":
+		return u.Format("2006-01-02")
+	}
+	return u.Format(time.RFC3339)
+}
+
+// markdownSpecial are the ASCII characters that can start or end Markdown
+// (or GFM) syntax inline: escaping each of them with a backslash leaves
+// the text as it was, without links, images, emphasis, HTML, autolinks or
+// entity references.
+const markdownSpecial = "\\`*_{}[]()<>#+-.!|~&=:@$^"
+
+// mdText escapes untrusted text for one Markdown line: whitespace runs,
+// line breaks included, become one space, so the text cannot start a
+// block (a heading, a list, a quote, a fence), and every character that
+// could form inline syntax is backslash-escaped.
+func mdText(s string) string {
+	var b strings.Builder
+	for i, f := range strings.Fields(s) {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for _, r := range f {
+			if r < 0x80 && strings.ContainsRune(markdownSpecial, r) {
+				b.WriteByte('\\')
+			}
+			if r < ' ' || r == 0x7f {
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdBlock quotes untrusted multi-line text as a fenced code block: nothing
+// inside a fence is Markdown, and the fence is longer than any run of
+// tildes in the text, so the text cannot close it.
+func mdBlock(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '~' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("~", max(3, longest+1))
+	var b strings.Builder
+	b.WriteString(fence + "text\n")
+	for line := range strings.SplitSeq(strings.ReplaceAll(s, "\r", ""), "\n") {
+		b.WriteString(strings.Map(func(r rune) rune {
+			if r < ' ' && r != '\t' || r == 0x7f {
+				return -1
+			}
+			return r
+		}, line))
+		b.WriteByte('\n')
+	}
+	b.WriteString(fence + "\n")
+	return b.String()
+}

@@ -1,0 +1,84 @@
+package web
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+)
+
+// markup returns the kinds of the nodes of a Markdown document other than
+// plain text, paragraphs, code and the fenced block.
+func markup(t *testing.T, src string) []string {
+	t.Helper()
+	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader([]byte(src)))
+	var kinds []string
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.Kind() {
+		case ast.KindDocument, ast.KindParagraph, ast.KindText, ast.KindString, ast.KindFencedCodeBlock, ast.KindTextBlock:
+		default:
+			kinds = append(kinds, n.Kind().String())
+		}
+		return ast.WalkContinue, nil
+	})
+	return kinds
+}
+
+var hostileSamples = []string{
+	"<script>alert(1)</script>", "[a](https://evil.example)", "![i](https://evil.example/i.png)",
+	"# heading", "line\n===", "line\n---", "https://evil.example/x", "www.evil.example", "a@evil.example",
+	"*em* _em_ **strong** ~~del~~ `code`", "&amp; &#x3C;", "<https://evil.example>", "| a | b |\n|---|---|",
+	"> quote", "- item", "1. item", "    indented", "~~~\nfence\n~~~", "```\nfence\n```", "[x]: https://evil.example\n[x]",
+	"\\", "a\\\nb", "<!-- c -->", "foo\r\n# bar", "\x00\x01nul",
+}
+
+// mdText leaves nothing of its input that Markdown would read as markup,
+// and reads back as the text.
+func TestMDText(t *testing.T) {
+	for _, s := range hostileSamples {
+		got := mdText(s)
+		if k := markup(t, got); len(k) > 0 {
+			t.Errorf("mdText(%q) = %q parses as %v", s, got, k)
+		}
+	}
+}
+
+// mdBlock keeps any text inside one fenced block.
+func TestMDBlock(t *testing.T) {
+	for _, s := range append(hostileSamples, strings.Repeat("~", 12)+"\n# out", "~~~~\n~~~~~\n# out") {
+		if k := markup(t, mdBlock(s)); len(k) > 0 {
+			t.Errorf("mdBlock(%q) parses as %v", s, k)
+		}
+	}
+}
+
+func FuzzMarkdownEscaping(f *testing.F) {
+	for _, s := range hostileSamples {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		// The list item is the page's own; nothing else may appear.
+		for _, kind := range markup(t, "- Author: "+mdText(s)+"\n\n"+mdBlock(s)) {
+			if kind != "List" && kind != "ListItem" {
+				t.Fatalf("%q forms a %s", s, kind)
+			}
+		}
+	})
+}
+
+func TestCountryLabel(t *testing.T) {
+	for key, want := range map[string]string{
+		"united_states": "United States", "bosnia_and_herzegovina": "Bosnia and Herzegovina",
+		"cote_d_ivoire": "Cote d Ivoire", "democratic_republic_of_the_congo": "Democratic Republic of the Congo",
+	} {
+		if got := countryLabel(key); got != want {
+			t.Errorf("countryLabel(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

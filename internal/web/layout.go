@@ -1,0 +1,161 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"net/http"
+	"strconv"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+// ContentSecurityPolicy allows the service's own scripts, styles and
+// requests only, and no framing: no inline script or style runs, so text
+// that escaped into a page still could not act.
+const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// ReferrerPolicy sends only the origin to other sites: a filtered page's
+// query stays here.
+const ReferrerPolicy = "strict-origin-when-cross-origin"
+
+// link is a navigation entry or an alternate representation.
+type link struct {
+	Href    string
+	Title   string
+	Type    string
+	Current bool
+}
+
+// view is what the layout needs to frame one page.
+type view struct {
+	Title       string
+	Description string
+	// Section names the navigation entry to mark current.
+	Section    string
+	Alternates []link
+	Nav        []link
+	SubNav     []link
+	CSS, JS    string
+	Icon       string
+	Content    any
+}
+
+// sections is the main navigation, in order.
+var sections = []link{
+	{Href: "/", Title: "Feed"},
+	{Href: "/hubs", Title: "Hubs"},
+	{Href: "/articles", Title: "Articles"},
+	{Href: "/developers", Title: "Developers"},
+	{Href: "/about", Title: "About"},
+	{Href: "/contact", Title: "Contact"},
+}
+
+// developerNav is the second-level navigation of the developer pages.
+var developerNav = []link{
+	{Href: "/developers", Title: "Overview"},
+	{Href: "/developers/api", Title: "HTTP API"},
+	{Href: "/developers/mcp", Title: "MCP"},
+	{Href: "/developers/errors", Title: "Errors"},
+	{Href: "/openapi.json", Title: "OpenAPI"},
+}
+
+// layouts holds one parsed template per kind of page, each with the shared
+// layout.
+type layouts map[string]*template.Template
+
+func parseLayouts() (layouts, error) {
+	base, err := template.ParseFS(templateFiles, "templates/layout.html")
+	if err != nil {
+		return nil, err
+	}
+	out := layouts{}
+	form, err := template.ParseFS(templateFiles, "templates/form.html")
+	if err != nil {
+		return nil, err
+	}
+	out["form"] = form
+	for _, name := range []string{"feed", "doc", "cards", "error"} {
+		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
+		if err != nil {
+			return nil, err
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
+// render frames v in the layout with the named page template.
+func (s *Site) render(name string, v view, path string) ([]byte, error) {
+	v.CSS, v.JS, v.Icon = s.assets.URL("site.css"), s.assets.URL("htmx.min.js"), s.assets.URL("favicon.svg")
+	v.Nav = make([]link, len(sections))
+	for i, l := range sections {
+		l.Current = l.Href == v.Section
+		v.Nav[i] = l
+	}
+	if v.Section == "/developers" {
+		v.SubNav = make([]link, len(developerNav))
+		for i, l := range developerNav {
+			l.Current = l.Href == path
+			v.SubNav[i] = l
+		}
+	}
+	if v.Alternates == nil {
+		v.Alternates = feedLinks("")
+	}
+	var buf bytes.Buffer
+	if err := s.layouts[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// feedLinks are the alternate feeds of the public feed (prefix "") or of a
+// hub ("/hubs/SLUG").
+func feedLinks(prefix string) []link {
+	return []link{
+		{Href: prefix + "/feed.json", Title: "JSON Feed", Type: "application/feed+json"},
+		{Href: prefix + "/feed.rss", Title: "RSS", Type: "application/rss+xml"},
+		{Href: prefix + "/feed.atom", Title: "Atom", Type: "application/atom+xml"},
+	}
+}
+
+// pageHeaders are the headers of every page, in either representation: both
+// vary with Accept, so no shared cache may keep one for the other.
+func pageHeaders(h http.Header) {
+	h.Set("Vary", "Accept")
+	h.Set("Cache-Control", "private, no-cache")
+}
+
+// htmlHeaders are the headers of every HTML document the site writes.
+func htmlHeaders(h http.Header) {
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	h.Set("Referrer-Policy", ReferrerPolicy)
+	h.Set("X-Frame-Options", "DENY")
+}
+
+// write sends a body with its length; HEAD gets the headers alone.
+func write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// writeHTML sends an HTML page.
+func writeHTML(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	htmlHeaders(w.Header())
+	write(w, r, status, body)
+}
+
+// writeMarkdown sends a Markdown page.
+func writeMarkdown(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/markdown; charset=utf-8")
+	h.Set("Referrer-Policy", ReferrerPolicy)
+	write(w, r, status, body)
+}

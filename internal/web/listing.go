@@ -1,0 +1,346 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"signals/internal/api"
+	"signals/internal/failure"
+	"signals/internal/model"
+	"signals/internal/store"
+)
+
+// listing is one page of a feed view: the public feed, or a hub.
+type listing struct {
+	heading, lede string
+	// path is where the view lives ("/" or "/hubs/SLUG").
+	path  string
+	query model.ListQuery
+	hub   *model.Hub
+}
+
+// home serves the public feed: the API's filters in the query string, with
+// the API's validation.
+func (s *Site) home(w http.ResponseWriter, r *http.Request) {
+	format, err := Negotiate(r)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	q, err := api.ParseListQuery(withoutEmpty(r.URL.Query()))
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	s.serveListing(w, r, format, listing{heading: "Public feed", path: "/", query: q,
+		lede: "Curated AI signals — jobs, funding, launches, feedback, physical AI and events — collected from public posts and reviewed, newest first."})
+}
+
+// withoutEmpty drops the empty values of the listing's parameters: the
+// filter form sends every field, and an empty one means "any".
+func withoutEmpty(v url.Values) url.Values {
+	out := url.Values{}
+	for name, values := range v {
+		if !slices.Contains(api.ListParams, name) {
+			out[name] = values
+			continue
+		}
+		for _, x := range values {
+			if x != "" {
+				out[name] = append(out[name], x)
+			}
+		}
+	}
+	return out
+}
+
+// hubParams are the parameters of a hub page: its filter is fixed.
+var hubParams = []string{"page", "page_size"}
+
+// hubPage serves /hubs/{slug}: the public feed with the hub's filter.
+func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
+	format, err := Negotiate(r)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	hub, q, err := s.hubQuery(r)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	v := r.URL.Query()
+	for _, name := range slices.Sorted(maps.Keys(v)) {
+		if name != "" && !slices.Contains(hubParams, name) {
+			p := failure.Unknown(name, hubParams)
+			p.ValidationMessage = "is not a parameter of a hub page, whose filter is fixed; refine it on the public feed"
+			p.Detail = name + " " + p.ValidationMessage
+			s.Error(w, r, p)
+			return
+		}
+	}
+	paging, err := api.ParseListQuery(v)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	q.Page, q.PageSize = paging.Page, paging.PageSize
+	s.serveListing(w, r, format, listing{heading: hub.Title, lede: hub.Description,
+		path: "/hubs/" + hub.Slug, query: q, hub: &hub})
+}
+
+// hubQuery finds the hub a request's path names, with its filter.
+func (s *Site) hubQuery(r *http.Request) (model.Hub, model.ListQuery, error) {
+	slug := r.PathValue("slug")
+	missing := failure.NotFound("no hub at /hubs/" + slug + "; the hubs are listed at " + s.base + "/hubs")
+	if !model.ValidSlug(slug) {
+		return model.Hub{}, model.ListQuery{}, missing
+	}
+	hub, err := s.cfg.Store.Hub(r.Context(), slug)
+	if errors.Is(err, store.ErrNotFound) {
+		return hub, model.ListQuery{}, missing
+	}
+	if err != nil {
+		return hub, model.ListQuery{}, err
+	}
+	q, err := ParseHubFilter(hub.Filter)
+	if err != nil {
+		// Filters are validated when a hub is added; one that no longer
+		// parses is the service's fault, not the reader's.
+		return hub, q, fmt.Errorf("web: hub %s: stored filter: %w", slug, err)
+	}
+	return hub, q, nil
+}
+
+func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format string, l listing) {
+	ctx := r.Context()
+	gen, err := s.cfg.Store.Generation(ctx)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	if format == Markdown {
+		// A Markdown view is the same for every reader: it is kept until
+		// the data changes, like the feeds.
+		key := "markdown " + l.path + "?" + model.CanonicalQuery(l.query)
+		if l.hub != nil {
+			key += " " + l.hub.Title + " " + l.hub.Description
+		}
+		entry, err := s.feeds.Get(key, gen, func() ([]byte, error) {
+			signals, more, err := s.cfg.Store.ListSignals(ctx, l.query)
+			if err != nil {
+				return nil, err
+			}
+			return s.listingMarkdown(l, signals, more), nil
+		})
+		if err != nil {
+			s.Error(w, r, err)
+			return
+		}
+		pageHeaders(w.Header())
+		writeMarkdown(w, r, http.StatusOK, entry.Body)
+		return
+	}
+	signals, more, err := s.cfg.Store.ListSignals(ctx, l.query)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	pageHeaders(w.Header())
+	fv := feedView{Heading: l.heading, Lede: l.lede, Page: l.query.Page, Status: status(l.query, len(signals))}
+	if l.query.Page > 1 {
+		fv.Prev = pageURL(l, l.query.Page-1)
+	}
+	if more {
+		fv.Next = pageURL(l, l.query.Page+1)
+	}
+	alternates := feedLinks(strings.TrimSuffix(l.path, "/"))
+	if l.hub == nil {
+		if fv.Form, err = s.filterForm(ctx, gen, l.query); err != nil {
+			s.Error(w, r, err)
+			return
+		}
+		if filter := model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q}); filter != "" {
+			for i := range alternates {
+				alternates[i].Href += "?" + filter
+			}
+		}
+	} else {
+		fv.Fixed = strings.Join(filterSummary(l.query), "; ")
+		fv.Browse = "/?" + model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
+	}
+	for _, sig := range signals {
+		fv.Signals = append(fv.Signals, newSignalView(sig))
+	}
+	title := l.heading
+	if l.query.Page > 1 {
+		title += fmt.Sprintf(", page %d", l.query.Page)
+	}
+	section := "/"
+	if l.hub != nil {
+		section = "/hubs"
+	}
+	body, err := s.render("feed", view{Title: title, Description: l.lede, Section: section,
+		Alternates: alternates, Content: fv}, l.path)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	writeHTML(w, r, http.StatusOK, body)
+}
+
+// status says which signals a page shows.
+func status(q model.ListQuery, n int) string {
+	switch {
+	case n == 0 && q.Page > 1:
+		return fmt.Sprintf("No signals on page %d.", q.Page)
+	case n == 0:
+		return "No signals."
+	}
+	first := q.Offset() + 1
+	return fmt.Sprintf("Signals %d–%d, newest first.", first, first+n-1)
+}
+
+// pageURL is the path of another page of a listing.
+func pageURL(l listing, page int) string {
+	q := l.query
+	if l.hub != nil {
+		// A hub's filter is in its path.
+		q = model.ListQuery{Page: q.Page, PageSize: q.PageSize}
+	}
+	q.Page = page
+	if enc := model.CanonicalQuery(q); enc != "" {
+		return l.path + "?" + enc
+	}
+	return l.path
+}
+
+// feedView is the content of a feed page.
+type feedView struct {
+	Heading, Lede string
+	Form          template.HTML
+	// Fixed describes a hub's filter; Browse opens it on the public feed.
+	Fixed, Browse string
+	Status        string
+	Signals       []signalView
+	Prev, Next    string
+	Page          int
+}
+
+// option is one choice of the filter form.
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// formView is the filter form, filled in with the current filter.
+type formView struct {
+	Action                              string
+	Tags, Sources, Languages, Countries []option
+	Q, ObservedAfter                    string
+	Filtered                            bool
+}
+
+func newFormView(q model.ListQuery, countries []string) *formView {
+	options := func(values, selected []string, name func(string) string) []option {
+		out := make([]option, len(values))
+		for i, v := range values {
+			out[i] = option{Value: v, Label: name(v), Selected: slices.Contains(selected, v)}
+		}
+		return out
+	}
+	f := &formView{Action: "/", Q: q.Q,
+		Tags:      options(model.Tags, q.Tags, func(v string) string { return label(tagLabels, v) }),
+		Sources:   options(model.Sources, q.Sources, func(v string) string { return label(sourceLabels, v) }),
+		Languages: options(model.Languages, q.Languages, func(v string) string { return label(languageLabels, v) }),
+	}
+	// A country asked for but without public signals still shows as chosen.
+	for _, c := range q.Countries {
+		if !slices.Contains(countries, c) {
+			countries = append(slices.Clone(countries), c)
+			slices.Sort(countries)
+		}
+	}
+	f.Countries = options(countries, q.Countries, countryLabel)
+	if q.ObservedAfter != nil {
+		f.ObservedAfter = q.ObservedAfter.String()
+	}
+	f.Filtered = model.CanonicalQuery(model.ListQuery{Filter: q.Filter, Q: q.Q}) != ""
+	return f
+}
+
+// signalView is one signal as a page shows it; html/template escapes every
+// field, so nothing a signal says becomes markup.
+type signalView struct {
+	TagLabel, SourceLabel, CountryLabel, LanguageLabel string
+	Published, PublishedISO                            string
+	Snippet                                            string
+	Cut                                                bool
+	AuthorName, AuthorHeadline                         string
+	SourceURL                                          string
+}
+
+func newSignalView(s model.Signal) signalView {
+	v := signalView{
+		TagLabel: label(tagLabels, s.Tag), SourceLabel: label(sourceLabels, s.Source),
+		LanguageLabel: label(languageLabels, s.Language),
+		Published:     publishedLabel(s.PublishedAt, s.PublishedAtPrecision),
+		PublishedISO:  publishedISO(s.PublishedAt, s.PublishedAtPrecision),
+		Snippet:       model.Cut(s.Text, model.ListSnippetChars),
+		Cut:           s.TextChars > model.ListSnippetChars,
+		AuthorName:    s.AuthorName, AuthorHeadline: s.AuthorHeadline,
+		SourceURL: model.SafeURL(s.SourceURL),
+	}
+	if s.Country != "" {
+		v.CountryLabel = countryLabel(s.Country)
+	}
+	return v
+}
+
+// filterSummary describes a filter in words, one part per parameter.
+func filterSummary(q model.ListQuery) []string {
+	var parts []string
+	names := func(values []string, name func(string) string) string {
+		out := make([]string, len(values))
+		for i, v := range values {
+			out[i] = name(v)
+		}
+		return strings.Join(out, " or ")
+	}
+	if len(q.Tags) > 0 {
+		parts = append(parts, "kind "+names(q.Tags, func(v string) string { return label(tagLabels, v) }))
+	}
+	if len(q.Sources) > 0 {
+		parts = append(parts, "source "+names(q.Sources, func(v string) string { return label(sourceLabels, v) }))
+	}
+	if len(q.Languages) > 0 {
+		parts = append(parts, "language "+names(q.Languages, func(v string) string { return label(languageLabels, v) }))
+	}
+	if len(q.Countries) > 0 {
+		parts = append(parts, "country "+names(q.Countries, countryLabel))
+	}
+	if q.Q != "" {
+		parts = append(parts, fmt.Sprintf("words %q", q.Q))
+	}
+	if q.ObservedAfter != nil {
+		parts = append(parts, "collected after "+q.ObservedAfter.String())
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "every public signal")
+	}
+	return parts
+}
+
+// absolute returns a site path as an absolute URL.
+func (s *Site) absolute(path string) string {
+	if u, err := url.Parse(path); err == nil && u.IsAbs() {
+		return path
+	}
+	return s.base + path
+}

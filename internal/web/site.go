@@ -1,0 +1,168 @@
+// Package web serves the website: the public feed, feed hubs, articles,
+// About, Contact and the developer pages, one layout for all, each page in
+// HTML by default and in Markdown to clients that ask for it (CONTRACT §1,
+// "Public pages as Markdown"); the JSON Feed, RSS and Atom feeds; and the
+// site's stylesheet and scripts.
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+
+	"signals/internal/failure"
+	"signals/internal/feed"
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store"
+)
+
+// Store is what the website reads.
+type Store interface {
+	store.Site
+	ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
+	Generation(ctx context.Context) (int64, error)
+}
+
+// Config is what the website needs.
+type Config struct {
+	BaseURL  string
+	Store    Store
+	Problems problem.Renderer
+	Log      *slog.Logger
+}
+
+// Site serves the website.
+type Site struct {
+	cfg     Config
+	base    string
+	assets  *assets
+	layouts layouts
+	// docs are the fixed pages: the developer pages and the default About
+	// and Contact, by path.
+	docs map[string]*doc
+	// articles renders articles: GFM without raw HTML, which goldmark
+	// leaves out unless told otherwise.
+	articles goldmark.Markdown
+	feeds    *feed.Cache
+
+	// forms keeps rendered filter forms by filter for one generation of
+	// the data: the country list makes the form the largest part of a
+	// page.
+	formsMu sync.Mutex
+	forms   struct {
+		generation int64
+		countries  []string
+		html       map[string]template.HTML
+	}
+}
+
+// maxForms bounds the rendered forms kept for one generation.
+const maxForms = 256
+
+// New builds the site for the service's base URL.
+func New(cfg Config) (*Site, error) {
+	s := &Site{cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/"), feeds: &feed.Cache{},
+		articles: goldmark.New(goldmark.WithExtensions(extension.GFM))}
+	var err error
+	if s.assets, err = loadAssets(); err != nil {
+		return nil, err
+	}
+	if s.layouts, err = parseLayouts(); err != nil {
+		return nil, err
+	}
+	if s.docs, err = s.loadDocs(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Route is one entry of the route table.
+type Route struct {
+	Pattern string
+	Handler http.Handler
+}
+
+// Routes returns the site's routes. Each answers GET and HEAD; other
+// methods get a 405 page.
+func (s *Site) Routes() []Route {
+	get := func(h http.HandlerFunc) http.Handler { return s.getOnly(h) }
+	routes := []Route{
+		{"/{$}", get(s.home)},
+		{"/hubs", get(s.hubList)},
+		{"/hubs/{slug}", get(s.hubPage)},
+		{"/articles", get(s.articleList)},
+		{"/articles/{slug}", get(s.articlePage)},
+		{"/about", get(s.docPage)},
+		{"/contact", get(s.docPage)},
+		{AssetsPath, get(s.asset)},
+	}
+	for path := range DeveloperPages {
+		routes = append(routes, Route{path, get(s.docPage)})
+	}
+	for _, f := range feed.Formats {
+		routes = append(routes,
+			Route{"/feed." + f, get(s.feed(f))},
+			Route{"/hubs/{slug}/feed." + f, get(s.feed(f))})
+	}
+	return routes
+}
+
+// getOnly answers GET and HEAD with h, and any other method with a 405
+// page naming them.
+func (s *Site) getOnly(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			s.Error(w, r, failure.MethodNotAllowed(r.Method, []string{http.MethodGet, http.MethodHead}))
+			return
+		}
+		h(w, r)
+	})
+}
+
+// NotFound answers a path the service has nothing at.
+func (s *Site) NotFound(w http.ResponseWriter, r *http.Request) {
+	s.Error(w, r, failure.NotFound("nothing at "+r.URL.Path+"; the public feed is at "+s.base+"/ and the developer documentation at "+s.base+"/developers"))
+}
+
+func (s *Site) asset(w http.ResponseWriter, r *http.Request) {
+	if !s.assets.serve(w, r) {
+		s.cfg.Problems.Write(w, r, failure.NotFound("no asset at "+r.URL.Path))
+	}
+}
+
+// filterForm returns the filter form filled in with q's filter, over the
+// countries of the public signals of generation gen.
+func (s *Site) filterForm(ctx context.Context, gen int64, q model.ListQuery) (template.HTML, error) {
+	key := model.CanonicalQuery(model.ListQuery{Filter: q.Filter, Q: q.Q})
+	s.formsMu.Lock()
+	defer s.formsMu.Unlock()
+	if s.forms.html == nil || s.forms.generation != gen {
+		list, err := s.cfg.Store.PublicCountries(ctx)
+		if err != nil {
+			return "", fmt.Errorf("web: countries: %w", err)
+		}
+		s.forms.generation, s.forms.countries, s.forms.html = gen, list, map[string]template.HTML{}
+	}
+	if h, ok := s.forms.html[key]; ok {
+		return h, nil
+	}
+	var buf bytes.Buffer
+	if err := s.layouts["form"].ExecuteTemplate(&buf, "form", newFormView(q, s.forms.countries)); err != nil {
+		return "", err
+	}
+	h := template.HTML(buf.String())
+	if len(s.forms.html) >= maxForms {
+		clear(s.forms.html)
+	}
+	s.forms.html[key] = h
+	return h, nil
+}
