@@ -1,0 +1,386 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"signals/internal/auth"
+	"signals/internal/model"
+	"signals/internal/session"
+	"signals/internal/store"
+)
+
+// maxKeys bounds the keys one account holds at once.
+const maxKeys = 25
+
+// accountView is the account area.
+type accountView struct {
+	// NewKey is the secret of a key just created: shown on this one page.
+	NewKey, NewKeyName string
+	Keys               []keyRow
+	KeyName, KeyError  string
+
+	Usage       usageView
+	Chart       template.HTML
+	Days        []day
+	Connections []connectionRow
+
+	Interests      interestsView
+	InterestsError string
+	DeleteError    string
+}
+
+type keyRow struct{ ID, Name, Hint, Created, LastUsed string }
+
+type usageView struct {
+	Requests, RequestLimit, Searches, SearchLimit, Minute, MinuteLimit, Concurrent int
+	ResetAt                                                                        string
+}
+
+type connectionRow struct {
+	ID, ClientName, Connected, LastUsed string
+	Scopes                              []string
+}
+
+type interestsView struct {
+	Chosen    bool
+	Frequency string
+	Summary   string
+	Hour      string
+	Tags      []option
+	Countries []option
+}
+
+type option struct {
+	Value, Label string
+	Checked      bool
+}
+
+// notices confirm what a redirected action did; the query names one, so a
+// link can show nothing but these fixed texts.
+var notices = map[string]string{
+	"signed-in":         "You are signed in.",
+	"key-revoked":       "The key is revoked. Requests with it now fail.",
+	"interests-saved":   "Your email interests are saved.",
+	"interests-stopped": "Digests are stopped. You receive no email besides sign-in links.",
+	"disconnected":      "The app is disconnected; its tokens no longer work.",
+	"signed-out":        "You are signed out.",
+}
+
+// DigestHour is the UTC hour digests are sent, shown on the page.
+func (p *Pages) digestHour() string { return fmt.Sprintf("%02d:00", p.cfg.DigestHour) }
+
+// Account serves GET /account.
+func (p *Pages) Account(w http.ResponseWriter, r *http.Request) {
+	p.showAccount(w, r, http.StatusOK, accountView{})
+}
+
+// showAccount fills in the account area around what an action left in v.
+func (p *Pages) showAccount(w http.ResponseWriter, r *http.Request, status int, v accountView) {
+	cur, _ := session.FromContext(r.Context())
+	acct := cur.Account
+	ctx := r.Context()
+	now := p.now()
+	if err := p.fillKeys(ctx, acct.ID, &v); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	if err := p.fillUsage(ctx, acct, now, &v); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	if err := p.fillConnections(ctx, acct.ID, &v); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	if err := p.fillInterests(ctx, acct.ID, r, &v); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	p.render(w, r, status, "account", view{Title: "Your account", Notice: notices[r.URL.Query().Get("notice")], Account: &v})
+}
+
+func (p *Pages) fillKeys(ctx context.Context, accountID int64, v *accountView) error {
+	keys, err := p.cfg.Store.Keys(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k.RevokedAt != nil {
+			continue
+		}
+		v.Keys = append(v.Keys, keyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, Created: when(k.CreatedAt), LastUsed: whenPtr(k.LastUsed, "never")})
+	}
+	return nil
+}
+
+func (p *Pages) fillUsage(ctx context.Context, acct model.Account, now time.Time, v *accountView) error {
+	u, err := p.cfg.Store.Usage(ctx, acct.ID, now)
+	if err != nil {
+		return err
+	}
+	l := acct.Limits
+	v.Usage = usageView{
+		Requests: u.DayUsed, RequestLimit: l.DailyRequests,
+		Searches: u.SearchesUsed, SearchLimit: l.DailySearches,
+		Minute: u.MinuteUsed, MinuteLimit: l.MinuteRequests, Concurrent: l.ConcurrentSearches,
+		ResetAt: u.DayStart.Add(24 * time.Hour).Format("15:04 UTC, Mon 2 Jan"),
+	}
+	today := model.DayOf(now)
+	recorded, err := p.cfg.Store.DailyUsage(ctx, acct.ID, today.AddDate(0, 0, -chartDays+1), today.AddDate(0, 0, 1))
+	if err != nil {
+		return err
+	}
+	v.Days = history(recorded, today, u.DayUsed, u.SearchesUsed)
+	v.Chart, err = chart(v.Days)
+	slices.Reverse(v.Days) // the table reads newest first
+	return err
+}
+
+func (p *Pages) fillConnections(ctx context.Context, accountID int64, v *accountView) error {
+	if p.cfg.Connections == nil {
+		return nil
+	}
+	list, err := p.cfg.Connections.Connections(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	for _, c := range list {
+		v.Connections = append(v.Connections, connectionRow{ID: c.ID, ClientName: c.ClientName, Scopes: c.Scopes,
+			Connected: when(c.ConnectedAt), LastUsed: whenPtr(c.LastUsed, "never")})
+	}
+	return nil
+}
+
+// fillInterests shows the stored interests, or what a refused form held.
+func (p *Pages) fillInterests(ctx context.Context, accountID int64, r *http.Request, v *accountView) error {
+	in, err := p.cfg.Store.Interests(ctx, accountID)
+	chosen := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	shown := in
+	if v.InterestsError != "" {
+		shown = interestsFrom(r)
+	}
+	v.Interests = interestsView{Chosen: chosen, Frequency: in.Frequency, Hour: p.digestHour(), Summary: summary(in)}
+	if v.InterestsError != "" {
+		v.Interests.Frequency = shown.Frequency
+	}
+	for _, t := range model.Tags {
+		v.Interests.Tags = append(v.Interests.Tags, option{t, words(t), slices.Contains(shown.Tags, t)})
+	}
+	for _, c := range model.Countries {
+		v.Interests.Countries = append(v.Interests.Countries, option{c, words(c), slices.Contains(shown.Countries, c)})
+	}
+	return nil
+}
+
+// words writes a key such as product_launch as words.
+func words(key string) string { return strings.ReplaceAll(key, "_", " ") }
+
+func summary(in model.Interests) string {
+	var parts []string
+	list := func(keys []string) string {
+		out := make([]string, len(keys))
+		for i, k := range keys {
+			out[i] = words(k)
+		}
+		return strings.Join(out, ", ")
+	}
+	if len(in.Tags) > 0 {
+		parts = append(parts, "kinds: "+list(in.Tags))
+	}
+	if len(in.Countries) > 0 {
+		parts = append(parts, "countries: "+list(in.Countries))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func when(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") }
+
+func whenPtr(t *time.Time, none string) string {
+	if t == nil {
+		return none
+	}
+	return when(*t)
+}
+
+// signedIn returns the account of a request that passed session.Require.
+func signedIn(r *http.Request) model.Account {
+	c, _ := session.FromContext(r.Context())
+	return c.Account
+}
+
+// seeAccount answers an action with 303 to the account area showing notice.
+func seeAccount(w http.ResponseWriter, r *http.Request, notice, anchor string) {
+	private(w)
+	http.Redirect(w, r, "/account?notice="+notice+"#"+anchor, http.StatusSeeOther)
+}
+
+// CreateKey serves POST /account/keys: the answer is the account area with
+// the new key, shown this once.
+func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
+	acct := signedIn(r)
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	v := accountView{KeyName: name}
+	switch {
+	case name == "":
+		v.KeyError = "Give the key a name, so that you can tell it apart later."
+	case utf8.RuneCountInString(name) > 100 || !utf8.ValidString(name) || strings.ContainsFunc(name, isControl):
+		v.KeyError = "A key name is at most 100 characters, without control characters."
+	}
+	if v.KeyError == "" {
+		keys, err := p.cfg.Store.Keys(r.Context(), acct.ID)
+		if err != nil {
+			p.internal(w, r, err)
+			return
+		}
+		active := 0
+		for _, k := range keys {
+			if k.RevokedAt == nil {
+				active++
+			}
+		}
+		if active >= maxKeys {
+			v.KeyError = fmt.Sprintf("An account holds at most %d keys at once; revoke one first.", maxKeys)
+		}
+	}
+	if v.KeyError != "" {
+		p.showAccount(w, r, http.StatusBadRequest, v)
+		return
+	}
+	secret, _, err := auth.Issue(r.Context(), p.cfg.Store, acct.ID, name, p.now())
+	if err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	v.NewKey, v.NewKeyName, v.KeyName = secret, name, ""
+	p.showAccount(w, r, http.StatusOK, v)
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+// RevokeKey serves POST /account/keys/{id}/revoke.
+func (p *Pages) RevokeKey(w http.ResponseWriter, r *http.Request) {
+	acct := signedIn(r)
+	id := r.PathValue("id")
+	keys, err := p.cfg.Store.Keys(r.Context(), acct.ID)
+	if err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	// Only the account's own keys: a key id is no secret.
+	i := slices.IndexFunc(keys, func(k model.APIKey) bool { return k.ID == id && k.RevokedAt == nil })
+	if i < 0 {
+		p.fail(w, r, http.StatusNotFound, "No such key", "This account has no working key with that id; it may be revoked already (not_found).")
+		return
+	}
+	if err := p.cfg.Store.RevokeKey(r.Context(), id, p.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
+		p.internal(w, r, err)
+		return
+	}
+	seeAccount(w, r, "key-revoked", "keys")
+}
+
+// Disconnect serves POST /account/connections/{id}/disconnect.
+func (p *Pages) Disconnect(w http.ResponseWriter, r *http.Request) {
+	if p.cfg.Connections == nil {
+		p.NotFound(w, r)
+		return
+	}
+	err := p.cfg.Connections.Disconnect(r.Context(), signedIn(r).ID, r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) {
+		p.fail(w, r, http.StatusNotFound, "No such app", "No app with that id is connected to this account (not_found).")
+		return
+	}
+	if err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	seeAccount(w, r, "disconnected", "connections")
+}
+
+// interestsFrom reads the interests form.
+func interestsFrom(r *http.Request) model.Interests {
+	return model.Interests{
+		Tags: r.PostForm["tags"], Countries: r.PostForm["countries"],
+		Frequency: r.PostFormValue("frequency"),
+	}
+}
+
+// SaveInterests serves POST /account/interests. Changing the interests
+// keeps the point where the next digest starts.
+func (p *Pages) SaveInterests(w http.ResponseWriter, r *http.Request) {
+	acct := signedIn(r)
+	if err := r.ParseForm(); err != nil {
+		p.fail(w, r, http.StatusBadRequest, "Form not understood", "The form could not be read (invalid_parameter).")
+		return
+	}
+	in := interestsFrom(r)
+	in.Tags, in.Countries = dedupe(in.Tags), dedupe(in.Countries)
+	if err := in.Check(); err != nil {
+		p.showAccount(w, r, http.StatusBadRequest, accountView{InterestsError: capitalize(err.Error()) + "."})
+		return
+	}
+	in.Since = p.now()
+	old, err := p.cfg.Store.Interests(r.Context(), acct.ID)
+	switch {
+	case err == nil:
+		in.Since = old.Since
+	case !errors.Is(err, store.ErrNotFound):
+		p.internal(w, r, err)
+		return
+	}
+	if err := p.cfg.Store.PutInterests(r.Context(), acct.ID, in); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	seeAccount(w, r, "interests-saved", "interests")
+}
+
+func dedupe(values []string) []string {
+	out := slices.Clone(values)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// StopInterests serves POST /account/interests/stop.
+func (p *Pages) StopInterests(w http.ResponseWriter, r *http.Request) {
+	if err := p.cfg.Store.DeleteInterests(r.Context(), signedIn(r).ID); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	seeAccount(w, r, "interests-stopped", "interests")
+}
+
+// Delete serves POST /account/delete: with the account's email typed as
+// confirmation, everything the account owns goes at once.
+func (p *Pages) Delete(w http.ResponseWriter, r *http.Request) {
+	acct := signedIn(r)
+	if !strings.EqualFold(strings.TrimSpace(r.PostFormValue("confirm")), acct.Email) {
+		p.showAccount(w, r, http.StatusBadRequest, accountView{DeleteError: "Type this account's email address exactly to delete it."})
+		return
+	}
+	if err := p.cfg.Store.DeleteAccount(r.Context(), acct.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+		p.internal(w, r, err)
+		return
+	}
+	p.cfg.Sessions.End(w, r) // already gone with the account; this clears the cookie
+	p.cfg.Log.Info("account deleted", "account_id", acct.ID)
+	p.render(w, r.WithContext(session.Ended(r.Context())), http.StatusOK, "deleted", view{Title: "Account deleted"})
+}

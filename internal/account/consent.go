@@ -1,0 +1,67 @@
+package account
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Consent is what the OAuth consent page shows and posts back.
+type Consent struct {
+	// ClientName is the client's registered name (third-party text,
+	// escaped like all page text).
+	ClientName string
+	// RedirectURI is where the answer is sent; the page names its host.
+	RedirectURI string
+	Scopes      []ConsentScope
+	// Action is the path the form posts to, with Fields hidden in it.
+	Action string
+	Fields []Field
+}
+
+// ConsentScope is one permission asked for, in plain words.
+type ConsentScope struct {
+	Name, Description string
+}
+
+// Field is a hidden form field.
+type Field struct {
+	Name, Value string
+}
+
+// consentView is the consent page's part of a view.
+type consentView struct {
+	Consent
+	RedirectHost string
+}
+
+// Consent shows the OAuth consent page of DESIGN §10. The form may send
+// the browser on to the client's redirect URI, so that URI's origin is the
+// one other place the page's forms may lead to.
+func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c Consent) {
+	u, err := url.Parse(c.RedirectURI)
+	if err != nil || u.Host == "" {
+		p.fail(w, r, http.StatusBadRequest, "Invalid request", "The redirect URI is not valid.")
+		return
+	}
+	v := view{Title: "Allow " + c.ClientName + "?", Consent: &consentView{Consent: c, RedirectHost: u.Host}}
+	if cspSource(u.Host) {
+		v.formAction = u.Scheme + "://" + u.Host
+	}
+	p.render(w, r, http.StatusOK, "consent", v)
+}
+
+// Fail shows an error page with status.
+func (p *Pages) Fail(w http.ResponseWriter, r *http.Request, status int, title, message string) {
+	p.fail(w, r, status, title, message)
+}
+
+// cspSource reports whether a host may be written into a CSP header as is.
+func cspSource(host string) bool {
+	for _, c := range host {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(".-:[]", c)) {
+			return false
+		}
+	}
+	return host != ""
+}

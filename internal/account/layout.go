@@ -1,0 +1,52 @@
+package account
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+// view is what a page template reads. The layout uses Title, SignedIn,
+// Email and Notice; each page the fields it needs.
+type view struct {
+	Title    string
+	SignedIn bool
+	Email    string
+	// Notice confirms what the last action did.
+	Notice string
+	// Message is the text of an error page.
+	Message string
+
+	// The sign-in form: what was typed, where to go next, what was wrong.
+	FormEmail, Next, FormError string
+	// Token is the one-time token a confirmation form posts.
+	Token string
+	// Account is the account area.
+	Account *accountView
+	// Consent is the OAuth consent page.
+	Consent *consentView
+	// formAction is one more origin the page's forms may lead to.
+	formAction string
+}
+
+// pages are parsed once: each page's "content" inside the one layout.
+var pages = func() map[string]*template.Template {
+	layout := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html"))
+	out := map[string]*template.Template{}
+	for _, name := range []string{"error", "sign-in", "check-email", "confirm", "account",
+		"deleted", "unsubscribe", "unsubscribed", "consent"} {
+		out[name] = template.Must(template.Must(layout.Clone()).ParseFS(templateFiles, "templates/"+name+".html"))
+	}
+	return out
+}()
+
+var funcs = template.FuncMap{"thousands": thousands}
+
+func execute(name string, v view) ([]byte, error) {
+	var buf bytes.Buffer
+	err := pages[name].ExecuteTemplate(&buf, "layout", v)
+	return buf.Bytes(), err
+}

@@ -1,0 +1,243 @@
+package account
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"html/template"
+	"net"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"signals/internal/auth"
+	signalsmail "signals/internal/mail"
+	"signals/internal/problem"
+	"signals/internal/session"
+	"signals/internal/store"
+)
+
+// LinkLifetime is how long a sign-in link works.
+const LinkLifetime = 15 * time.Minute
+
+// A throttle bounds requests for sign-in links under one key in fixed
+// windows. Per email it stops anyone from flooding an inbox while a person
+// can still ask for several links in a row; per client address it stops
+// one machine from mailing many addresses.
+type throttle struct {
+	scope  string
+	limit  int
+	window time.Duration
+}
+
+var (
+	perEmail   = throttle{"email", 6, time.Hour}
+	perAddress = throttle{"address", 30, time.Hour}
+)
+
+// errThrottled is a refused link request, with when to retry.
+type errThrottled struct{ retryAt time.Time }
+
+func (e errThrottled) Error() string { return "too many sign-in links requested" }
+
+// take counts one request under value, or refuses it.
+func (t throttle) take(ctx context.Context, st store.Sessions, value string, now time.Time) error {
+	start := now.Truncate(t.window)
+	end := start.Add(t.window)
+	// The store keeps a hash of the email or address, never the value.
+	key := sha256.Sum256([]byte(t.scope + "\x00" + value))
+	ok, err := st.Throttle(ctx, key[:], start, end, t.limit)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errThrottled{retryAt: end}
+	}
+	return nil
+}
+
+// clientAddress is the request's remote address; IPv6 clients are grouped
+// by their /64, which one machine usually owns whole.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return host
+	}
+	if ip.To4() == nil {
+		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	}
+	return ip.String()
+}
+
+// SignInForm serves GET /sign-in.
+func (p *Pages) SignInForm(w http.ResponseWriter, r *http.Request) {
+	p.render(w, r, http.StatusOK, "sign-in", view{Title: "Sign in",
+		Next: session.LocalPath(r.URL.Query().Get("next")), Notice: notices[r.URL.Query().Get("notice")]})
+}
+
+// RequestLink serves POST /sign-in: whether or not an account has the
+// email, the answer is the same page and a link is mailed (the first
+// confirmed sign-in creates the account).
+func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
+	typed := strings.TrimSpace(r.PostFormValue("email"))
+	next := session.LocalPath(r.PostFormValue("next"))
+	email, ok := normalEmail(typed)
+	if !ok {
+		p.render(w, r, http.StatusBadRequest, "sign-in", view{Title: "Sign in", FormEmail: typed, Next: next,
+			FormError: "Enter one email address, such as ada@example.com."})
+		return
+	}
+	now := p.now()
+	err := perAddress.take(r.Context(), p.cfg.Store, clientAddress(r), now)
+	if err == nil {
+		err = perEmail.take(r.Context(), p.cfg.Store, email, now)
+	}
+	var limited errThrottled
+	if errors.As(err, &limited) {
+		wait := max(int(limited.retryAt.Sub(now).Seconds()+0.999), 1)
+		w.Header().Set("Retry-After", strconv.Itoa(wait))
+		p.fail(w, r, http.StatusTooManyRequests, "Too many sign-in links",
+			fmt.Sprintf("Too many sign-in links were asked for from here or for this address. Use the latest link you received, or try again after %s UTC (about %d minutes).",
+				limited.retryAt.Format("15:04"), (wait+59)/60))
+		return
+	}
+	if err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	token, hash := session.NewToken()
+	link := store.SignInLink{Hash: hash, Email: email, Next: next, ExpiresAt: now.Add(LinkLifetime)}
+	if err := p.cfg.Store.PutSignInLink(r.Context(), link); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	if err := p.cfg.Mail.Send(r.Context(), p.signInMail(email, token)); err != nil {
+		p.cfg.Log.Error("sign-in mail not sent", "request_id", r.Header.Get(problem.RequestIDHeader), "err", err)
+		p.fail(w, r, http.StatusServiceUnavailable, "The email could not be sent",
+			"The sign-in link could not be sent just now. Try again in a few minutes (service_unavailable).")
+		return
+	}
+	p.render(w, r, http.StatusOK, "check-email", view{Title: "Check your email", FormEmail: email})
+}
+
+// normalEmail accepts one bare address of at most 254 bytes and returns it
+// in lower case, as accounts store it.
+func normalEmail(s string) (string, bool) {
+	if s == "" || len(s) > 254 || strings.ContainsAny(s, "<>\" ,;\r\n") {
+		return "", false
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || a.Address != s {
+		return "", false
+	}
+	local, domain, ok := strings.Cut(a.Address, "@")
+	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasSuffix(domain, ".") {
+		return "", false
+	}
+	return strings.ToLower(a.Address), true
+}
+
+// ConfirmPath is the path of the link in sign-in mail.
+const ConfirmPath = "/sign-in/confirm"
+
+func (p *Pages) signInMail(email, token string) signalsmail.Message {
+	link := p.base + ConfirmPath + "?" + url.Values{"token": {token}}.Encode()
+	text := "Someone, hopefully you, asked to sign in to Signals as " + email + ".\n\n" +
+		"Open this link within 15 minutes to sign in (it works once):\n\n" +
+		link + "\n\n" +
+		"If you did not ask for it, ignore this message: nothing happens without the link.\n"
+	var html strings.Builder
+	signInMailHTML.Execute(&html, map[string]string{"Email": email, "Link": link})
+	return signalsmail.Message{To: email, Subject: "Sign in to Signals", Text: text, HTML: html.String()}
+}
+
+var signInMailHTML = template.Must(template.New("mail").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in to Signals</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5">
+<p>Someone, hopefully you, asked to sign in to Signals as {{.Email}}.</p>
+<p><a href="{{.Link}}">Sign in to Signals</a> within 15 minutes; the link works once.</p>
+<p>If you did not ask for it, ignore this message: nothing happens without the link.</p>
+</body></html>
+`))
+
+// ConfirmForm serves GET /sign-in/confirm: a page with one button, so that
+// mail scanners that fetch the link do not use it up.
+func (p *Pages) ConfirmForm(w http.ResponseWriter, r *http.Request) {
+	p.tokenForm(w, r, "confirm", "Sign in", p.badLink)
+}
+
+// tokenForm answers the GET of a link that carries a token with a page
+// whose one form posts it; fetching the link changes nothing.
+func (p *Pages) tokenForm(w http.ResponseWriter, r *http.Request, page, title string, bad http.HandlerFunc) {
+	token := r.URL.Query().Get("token")
+	if !session.WellFormed(token) {
+		bad(w, r)
+		return
+	}
+	p.render(w, r, http.StatusOK, page, view{Title: title, Token: token})
+}
+
+func (p *Pages) badLink(w http.ResponseWriter, r *http.Request) {
+	p.fail(w, r, http.StatusBadRequest, "This sign-in link does not work",
+		"The link is not valid: it may have been used already, have expired after 15 minutes, or have been cut short by the mail program. Ask for a new link on the sign-in page (invalid_parameter).")
+}
+
+// Confirm serves POST /sign-in/confirm: the link is used up, the account
+// created on its first sign-in, and the session started.
+func (p *Pages) Confirm(w http.ResponseWriter, r *http.Request) {
+	token := r.PostFormValue("token")
+	if !session.WellFormed(token) {
+		p.badLink(w, r)
+		return
+	}
+	hash := auth.Hash(token)
+	now := p.now()
+	link, err := p.cfg.Store.TakeSignInLink(r.Context(), hash, now)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !auth.Equal(link.Hash, hash)) {
+		p.badLink(w, r)
+		return
+	}
+	if err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	acct, err := p.cfg.Store.AccountByEmail(r.Context(), link.Email)
+	if errors.Is(err, store.ErrNotFound) {
+		acct, err = p.cfg.Store.CreateAccount(r.Context(), link.Email, now)
+		if errors.Is(err, store.ErrExists) { // created by a link confirmed at the same moment
+			acct, err = p.cfg.Store.AccountByEmail(r.Context(), link.Email)
+		}
+	}
+	if err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	if err := p.cfg.Sessions.Start(w, r, acct.ID); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	next := session.LocalPath(link.Next)
+	if next == "" {
+		next = "/account?notice=signed-in"
+	}
+	private(w)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// SignOut serves POST /sign-out: the session ends on the server too.
+func (p *Pages) SignOut(w http.ResponseWriter, r *http.Request) {
+	if err := p.cfg.Sessions.End(w, r); err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	private(w)
+	http.Redirect(w, r, session.SignInPath+"?notice=signed-out", http.StatusSeeOther)
+}
