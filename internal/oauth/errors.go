@@ -1,0 +1,64 @@
+package oauth
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// Error codes of RFC 6749 §5.2, RFC 7591 §3.2.2 and RFC 8707 §2.
+const (
+	ErrInvalidRequest       = "invalid_request"
+	ErrInvalidClient        = "invalid_client"
+	ErrInvalidGrant         = "invalid_grant"
+	ErrUnauthorizedClient   = "unauthorized_client"
+	ErrUnsupportedGrantType = "unsupported_grant_type"
+	ErrInvalidScope         = "invalid_scope"
+	ErrInvalidTarget        = "invalid_target"
+	ErrInvalidRedirectURI   = "invalid_redirect_uri"
+	ErrInvalidClientMeta    = "invalid_client_metadata"
+	ErrAccessDenied         = "access_denied"
+	ErrServerError          = "server_error"
+)
+
+// Error is an OAuth error: a code of the specifications above and a
+// description for the developer. The token, registration and revocation
+// endpoints render it as RFC 6749 JSON; the authorization endpoint renders
+// it as an HTML page (before the redirect URI is trusted) or as redirect
+// parameters.
+type Error struct {
+	Code        string `json:"error"`
+	Description string `json:"error_description,omitempty"`
+	// Status is the HTTP status of the JSON answer.
+	Status int `json:"-"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Description }
+
+// fail returns an Error with status 400, or 401 for invalid_client.
+func fail(code, description string) *Error {
+	status := http.StatusBadRequest
+	if code == ErrInvalidClient {
+		status = http.StatusUnauthorized
+	}
+	return &Error{Code: code, Description: description, Status: status}
+}
+
+// writeJSON writes an answer of the token, registration or revocation
+// endpoint. Every one of them may carry a secret, so none is cached.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Pragma", "no-cache")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// writeError is the one place that renders OAuth errors as JSON.
+func writeError(w http.ResponseWriter, e *Error) {
+	if e.Code == ErrInvalidClient {
+		// RFC 6749 §5.2: a 401 names the scheme the client may use.
+		w.Header().Set("WWW-Authenticate", `Basic realm="signals"`)
+	}
+	writeJSON(w, e.Status, e)
+}

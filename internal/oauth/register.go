@@ -1,0 +1,52 @@
+package oauth
+
+import (
+	"io"
+	"mime"
+	"net/http"
+	"time"
+
+	"signals/internal/auth"
+	"signals/internal/store"
+)
+
+// RegistrationResponse is the answer to a registration (RFC 7591 §3.2.1).
+type RegistrationResponse struct {
+	ClientID                string   `json:"client_id"`
+	ClientIDIssuedAt        int64    `json:"client_id_issued_at"`
+	ClientName              string   `json:"client_name,omitempty"`
+	RedirectURIs            []string `json:"redirect_uris"`
+	GrantTypes              []string `json:"grant_types"`
+	ResponseTypes           []string `json:"response_types"`
+	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
+	Scope                   string   `json:"scope"`
+}
+
+// Register serves POST /oauth/register: dynamic registration of a public
+// client. No secret is issued; PKCE protects the code instead.
+func (s *Server) Register(w http.ResponseWriter, r *http.Request) {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+		writeError(w, fail(ErrInvalidClientMeta, "send the client metadata as application/json"))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		writeError(w, fail(ErrInvalidClientMeta, "the body is not readable or larger than 32 KiB"))
+		return
+	}
+	m, e := ParseRegistration(body)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	now := s.cfg.Now().UTC().Truncate(time.Second)
+	c := store.OAuthClient{ID: auth.NewID("client_"), Name: m.Name, RedirectURIs: m.RedirectURIs, CreatedAt: now}
+	if err := s.cfg.Store.PutOAuthClient(r.Context(), c); err != nil {
+		writeError(w, s.serverError(r, err))
+		return
+	}
+	writeJSON(w, http.StatusCreated, RegistrationResponse{ClientID: c.ID, ClientIDIssuedAt: now.Unix(),
+		ClientName: c.Name, RedirectURIs: c.RedirectURIs,
+		GrantTypes: []string{GrantAuthorizationCode, GrantRefreshToken}, ResponseTypes: []string{"code"},
+		TokenEndpointAuthMethod: "none", Scope: ScopeRead + " " + ScopeSearch})
+}
