@@ -77,7 +77,7 @@ func replicas(t *testing.T, timeout string) (*server, *server) {
 	db := pgtest.FreshSchema(t)
 	currentDB = db
 	env := []string{"SIGNALS_SEARCH_PROVIDER=openai", "SIGNALS_SEARCH_URL=" + embeddings(t).URL,
-		"SIGNALS_SEARCH_MODEL=bag-of-words", "SIGNALS_SEARCH_TIMEOUT=" + timeout}
+		"SIGNALS_SEARCH_MODEL=bag-of-words", "SIGNALS_SEARCH_TIMEOUT=" + timeout, "SIGNALS_OUTBOX=" + t.TempDir()}
 	a := startServeEnv(t, db, env, "--demo")
 	b := startServeEnv(t, db, env)
 	b.key = a.key

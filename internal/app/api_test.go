@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"signals/internal/api"
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/store/storetest"
@@ -97,22 +98,24 @@ func TestListFilters(t *testing.T) {
 func TestListRejectsInvalidParameters(t *testing.T) {
 	ta := newTestApp(t)
 	tests := []struct {
-		name, query, code, param string
+		name, query string
+		code        failure.Code
+		param       string
 	}{
-		{"page_size_zero", "page_size=0", problem.CodeInvalidParameter, "page_size"},
-		{"page_size_too_big", "page_size=51", problem.CodeInvalidParameter, "page_size"},
-		{"page_size_not_number", "page_size=ten", problem.CodeInvalidParameter, "page_size"},
-		{"page_zero", "page=0", problem.CodeInvalidParameter, "page"},
-		{"unknown_tag", "tags=job,robots", problem.CodeInvalidParameter, "tags"},
-		{"unknown_source", "sources=newspaper", problem.CodeInvalidParameter, "sources"},
-		{"unknown_language", "language=de", problem.CodeInvalidParameter, "language"},
-		{"two_languages", "language=en,fr", problem.CodeInvalidParameter, "language"},
-		{"unknown_country", "country=narnia", problem.CodeInvalidParameter, "country"},
-		{"observed_after_no_zone", "observed_after=2026-10-01T12:00:00", problem.CodeInvalidParameter, "observed_after"},
-		{"q_empty", "q=", problem.CodeInvalidParameter, "q"},
-		{"q_too_long", "q=" + strings.Repeat("x", 201), problem.CodeInvalidParameter, "q"},
-		{"unknown_parameter", "api_key=abc", problem.CodeUnknownParameter, "api_key"},
-		{"camel_case_parameter", "pageSize=2", problem.CodeUnknownParameter, "pageSize"},
+		{"page_size_zero", "page_size=0", failure.CodeInvalidParameter, "page_size"},
+		{"page_size_too_big", "page_size=51", failure.CodeInvalidParameter, "page_size"},
+		{"page_size_not_number", "page_size=ten", failure.CodeInvalidParameter, "page_size"},
+		{"page_zero", "page=0", failure.CodeInvalidParameter, "page"},
+		{"unknown_tag", "tags=job,robots", failure.CodeInvalidParameter, "tags"},
+		{"unknown_source", "sources=newspaper", failure.CodeInvalidParameter, "sources"},
+		{"unknown_language", "language=de", failure.CodeInvalidParameter, "language"},
+		{"two_languages", "language=en,fr", failure.CodeInvalidParameter, "language"},
+		{"unknown_country", "country=narnia", failure.CodeInvalidParameter, "country"},
+		{"observed_after_no_zone", "observed_after=2026-10-01T12:00:00", failure.CodeInvalidParameter, "observed_after"},
+		{"q_empty", "q=", failure.CodeInvalidParameter, "q"},
+		{"q_too_long", "q=" + strings.Repeat("x", 201), failure.CodeInvalidParameter, "q"},
+		{"unknown_parameter", "api_key=abc", failure.CodeUnknownParameter, "api_key"},
+		{"camel_case_parameter", "pageSize=2", failure.CodeUnknownParameter, "pageSize"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,7 +125,7 @@ func TestListRejectsInvalidParameters(t *testing.T) {
 			if p.Code != tt.code || p.Param != tt.param || p.ValidationMessage == "" {
 				t.Errorf("problem = %+v", p)
 			}
-			if tt.code == problem.CodeInvalidParameter && p.AllowedValues == nil && p.Minimum == nil && tt.param != "observed_after" {
+			if tt.code == failure.CodeInvalidParameter && p.AllowedValues == nil && p.Minimum == nil && tt.param != "observed_after" {
 				t.Errorf("no allowed values or range in %s", body)
 			}
 			switch tt.name {
@@ -143,10 +146,10 @@ func TestGetSignal(t *testing.T) {
 	resp, body = ta.get("/api/v1/signals/tf-3")
 	wantStatus(t, resp, body, http.StatusOK)
 	s := decode[api.Signal](t, body)
-	if model.Chars(*s.Text) != model.MaxTextChars || !s.TextTruncated || s.TextChars != 1200*14+25 {
-		t.Errorf("long text: %d code points, truncated=%v, text_chars=%d", model.Chars(*s.Text), s.TextTruncated, s.TextChars)
+	if model.Chars(s.Text) != model.MaxTextChars || !s.TextTruncated || s.TextChars != 1200*14+25 {
+		t.Errorf("long text: %d code points, truncated=%v, text_chars=%d", model.Chars(s.Text), s.TextTruncated, s.TextChars)
 	}
-	if s.Snippet != nil {
+	if strings.Contains(string(body), `"snippet"`) {
 		t.Error("single read carries a snippet")
 	}
 
@@ -166,8 +169,8 @@ func TestListSnippetsNeverSplitCodePoints(t *testing.T) {
 	ta.put(storetest.Sig("emoji", 1, func(s *model.Signal) { s.Text = strings.Repeat("🤖", 700) }))
 	_, body := ta.get("/api/v1/signals")
 	s := decode[api.ListResponse](t, body).Signals[0]
-	if *s.Snippet != strings.Repeat("🤖", 600) || s.TextChars != 700 || s.TextTruncated {
-		t.Errorf("snippet has %d code points, text_chars=%d", model.Chars(*s.Snippet), s.TextChars)
+	if s.Snippet != strings.Repeat("🤖", 600) || s.TextChars != 700 || s.TextTruncated {
+		t.Errorf("snippet has %d code points, text_chars=%d", model.Chars(s.Snippet), s.TextChars)
 	}
 }
 
@@ -180,12 +183,14 @@ func TestAuthentication(t *testing.T) {
 		last = "y"
 	}
 	tests := []struct {
-		name, auth, code, challenge string
+		name, auth string
+		code       failure.Code
+		challenge  string
 	}{
-		{"missing", "", problem.CodeMissingCredentials, `Bearer realm="signals"`},
-		{"wrong_scheme", "Basic " + ta.key, problem.CodeInvalidCredentials, `Bearer realm="signals", error="invalid_token"`},
-		{"bad_checksum", "Bearer " + ta.key[:len(ta.key)-1] + last, problem.CodeInvalidCredentials, `error="invalid_token"`},
-		{"garbage", "Bearer hello", problem.CodeInvalidCredentials, `error="invalid_token"`},
+		{"missing", "", failure.CodeMissingCredentials, `Bearer realm="signals"`},
+		{"wrong_scheme", "Basic " + ta.key, failure.CodeInvalidCredentials, `Bearer realm="signals", error="invalid_token"`},
+		{"bad_checksum", "Bearer " + ta.key[:len(ta.key)-1] + last, failure.CodeInvalidCredentials, `error="invalid_token"`},
+		{"garbage", "Bearer hello", failure.CodeInvalidCredentials, `error="invalid_token"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,16 +14,24 @@ import (
 	"strings"
 	"time"
 
+	"signals/internal/account"
 	"signals/internal/api"
 	"signals/internal/auth"
+	"signals/internal/digest"
 	"signals/internal/discovery"
 	"signals/internal/mcp"
+	"signals/internal/metrics"
+	"signals/internal/oauth"
 	"signals/internal/problem"
 	"signals/internal/quota"
 	"signals/internal/search"
+	"signals/internal/search/builtin"
+	"signals/internal/search/openai"
+	"signals/internal/session"
 	"signals/internal/store"
 	"signals/internal/store/postgres"
 	"signals/internal/store/sqlite"
+	"signals/internal/usage"
 	"signals/internal/web"
 )
 
@@ -32,6 +41,10 @@ type Config struct {
 	BaseURL  string
 	Database string
 	Search   SearchConfig
+	Mail     MailConfig
+	// MetricsAddr is the address of the Prometheus metrics listener; ""
+	// turns metrics off.
+	MetricsAddr string
 }
 
 // SearchConfig chooses and tunes the semantic search scorer.
@@ -41,13 +54,31 @@ type SearchConfig struct {
 	// URL, Model and APIKey address an OpenAI-compatible embeddings server.
 	URL, Model, APIKey string
 	// Calibration maps that server's cosines to relevance; the zero value
-	// is search.DefaultOpenAICalibration.
-	Calibration search.OpenAICalibration
+	// is openai.DefaultCalibration.
+	Calibration openai.Calibration
 	// Timeout bounds one fresh search (default 10s).
 	Timeout time.Duration
 	// Capacity is how many fresh searches one process scores at once
 	// (default 4).
 	Capacity int
+}
+
+// MailConfig says how sign-in links and digests are mailed, and when
+// digests go out.
+type MailConfig struct {
+	// SMTPURL is smtp://user:pass@host:587 (STARTTLS) or smtps://…:465;
+	// "" writes each message to Outbox instead.
+	SMTPURL string
+	// From is the sender; "" is no-reply@ the base URL's host.
+	From string
+	// Outbox is the folder of written messages; "" is outbox/ beside the
+	// SQLite file (PostgreSQL needs it set, or SMTPURL).
+	Outbox string
+	// TLS replaces the SMTP client's TLS settings (tests trust their own
+	// server with it).
+	TLS *tls.Config
+	// DigestHour is the UTC hour at which digests are sent.
+	DigestHour int
 }
 
 // App is one running service.
@@ -66,6 +97,19 @@ type App struct {
 	discovery *discovery.Handler
 	site      *web.Site
 	mcp       *mcp.Server
+
+	// Sign-in, sessions, the account area and digests (account.go).
+	usage    *usage.Recorder
+	sessions *session.Manager
+	account  *account.Pages
+	digests  *digest.Sender
+	// OAuth for MCP (oauth.go).
+	oauth *oauth.Server
+	// claimed is true once this process serves an SQLite file alone; it
+	// then takes backups of it (backup.go).
+	claimed bool
+	// metrics is nil when metrics are off (metrics.go).
+	metrics *metrics.Metrics
 	// table is the route table, as routes registered it.
 	table []route
 }
@@ -78,7 +122,10 @@ func WithClock(now func() time.Time) Option { return func(a *App) { a.now = now 
 
 // New opens the store named by cfg.Database and builds the service.
 func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*App, error) {
-	st, err := OpenStore(ctx, cfg.Database)
+	if _, err := mailSettings(cfg); err != nil { // before the database is touched
+		return nil, err
+	}
+	st, err := OpenStore(ctx, cfg.Database, log)
 	if err != nil {
 		return nil, err
 	}
@@ -86,16 +133,22 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	for _, o := range opts {
 		o(a)
 	}
+	log = a.log
 	a.problems = problem.Renderer{BaseURL: cfg.BaseURL, Log: log}
-	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
-	a.limiter = &quota.Limiter{Store: st, Now: a.now, Problems: a.problems}
 	scorer, err := NewScorer(cfg.Search)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	a.search = &search.Service{Store: st, Scorer: scorer, Now: a.now, Log: log,
+	a.newMetrics(st, scorer.Model())
+	a.usage = &usage.Recorder{Store: a.measured(st), Log: log}
+	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
+	a.limiter = &quota.Limiter{Store: a.usage, Now: a.now, Problems: a.problems}
+	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log,
 		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity}
+	if a.metrics != nil {
+		a.search.Observer = a.metrics
+	}
 	if a.search.Timeout <= 0 {
 		a.search.Timeout = 10 * time.Second
 	}
@@ -103,13 +156,18 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		a.search.Capacity = 4
 	}
 	a.api = &api.API{Store: st, Searcher: a.search, Problems: a.problems, BaseURL: cfg.BaseURL}
-	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.auth.Authenticate, Limiter: a.limiter,
-		API: a.api, Problems: a.problems, Log: log})
-	if a.site, err = web.New(cfg.BaseURL, a.problems); err != nil {
+	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.authenticateMCP, Limiter: a.limiter,
+		API: a.api, Problems: a.problems, Log: demoted(log)})
+	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log}); err != nil {
 		st.Close()
 		return nil, err
 	}
 	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log})
+	a.newOAuth()
+	if err := a.newAccountArea(); err != nil {
+		st.Close()
+		return nil, err
+	}
 	a.handler = a.routes()
 	return a, nil
 }
@@ -125,16 +183,16 @@ const searchCacheTTL = 15 * time.Minute
 func NewScorer(c SearchConfig) (search.Scorer, error) {
 	switch c.Provider {
 	case "", "builtin":
-		return search.NewBuiltin()
+		return builtin.New()
 	case "openai":
 		if c.URL == "" || c.Model == "" {
 			return nil, errors.New("the openai search provider needs SIGNALS_SEARCH_URL and SIGNALS_SEARCH_MODEL")
 		}
 		cal := c.Calibration
-		if cal == (search.OpenAICalibration{}) {
-			cal = search.DefaultOpenAICalibration
+		if cal == (openai.Calibration{}) {
+			cal = openai.DefaultCalibration
 		}
-		return search.NewOpenAI(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
+		return openai.New(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
 	}
 	return nil, fmt.Errorf("unknown search provider %q: use builtin or openai", c.Provider)
 }
@@ -143,12 +201,17 @@ func NewScorer(c SearchConfig) (search.Scorer, error) {
 func (a *App) Search() *search.Service { return a.search }
 
 // OpenStore opens the store a database setting names: a postgres:// URL or
-// a SQLite file path.
-func OpenStore(ctx context.Context, database string) (store.Store, error) {
-	if strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://") {
+// a SQLite file path. Failures of the store's background work (writing
+// SQLite's quota counters behind) go to log.
+func OpenStore(ctx context.Context, database string, log *slog.Logger) (store.Store, error) {
+	if isPostgres(database) {
 		return postgres.Open(ctx, database)
 	}
-	return sqlite.Open(ctx, database)
+	return sqlite.Open(ctx, database, sqlite.WithLog(log))
+}
+
+func isPostgres(database string) bool {
+	return strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://")
 }
 
 // Store returns the app's store.
@@ -162,7 +225,10 @@ func (a *App) Handler() http.Handler { return a.handler }
 // replicas (PostgreSQL) needs no claim.
 func (a *App) ClaimServing() error {
 	if c, ok := a.store.(interface{ ClaimServing() error }); ok {
-		return c.ClaimServing()
+		if err := c.ClaimServing(); err != nil {
+			return err
+		}
+		a.claimed = true
 	}
 	return nil
 }
@@ -179,11 +245,15 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(problemListener{Listener: ln, problems: a.problems}) }()
 	indexCtx, stopIndex := context.WithCancel(ctx)
 	indexed := make(chan struct{})
 	go func() { defer close(indexed); a.search.Index(indexCtx, indexEvery) }()
 	defer func() { stopIndex(); <-indexed }()
+	stopAccountWork := a.startAccountWork(ctx)
+	defer stopAccountWork()
+	stopControl := a.serveControl(ctx)
+	defer stopControl()
 	a.log.Info("serving", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL)
 	select {
 	case err := <-errc:
@@ -201,5 +271,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// Close releases the store.
-func (a *App) Close() error { return a.store.Close() }
+// Close waits for the work that requests left running, writes what is
+// pending and releases the store.
+func (a *App) Close() error {
+	a.auth.Close()
+	return errors.Join(a.usage.Flush(context.Background()), a.store.Close())
+}

@@ -32,6 +32,9 @@ func LoadDemo(ctx context.Context, st store.Store, records io.Reader, out io.Wri
 	} else {
 		log.Info("database already holds signals; demo data not loaded", "signals", n)
 	}
+	if err := loadDemoSite(ctx, st, log); err != nil {
+		return err
+	}
 	acct, err := st.CreateAccount(ctx, DemoEmail, time.Now())
 	if errors.Is(err, store.ErrExists) {
 		log.Info("demo account exists; create another key with: signals keys create --email " + DemoEmail)

@@ -3,8 +3,9 @@ package app
 import (
 	"bytes"
 	"net/http"
-	"os"
 	"path/filepath"
+	"signals/internal/failure"
+	goldenfile "signals/internal/golden"
 	"signals/internal/problem"
 	"strconv"
 	"strings"
@@ -14,20 +15,7 @@ import (
 // goldenText compares a text body with testdata/golden/name.
 func goldenText(t *testing.T, name string, body []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, body, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/app -update to create it)", err)
-	}
-	if !bytes.Equal(want, body) {
-		t.Errorf("%s differs from %s (-update rewrites it)\n--- got\n%s", name, path, body)
-	}
+	goldenfile.Text(t, filepath.Join("testdata", "golden", name), body)
 }
 
 func TestDiscoveryDocuments(t *testing.T) {
@@ -137,8 +125,6 @@ func TestWellKnownNotFound(t *testing.T) {
 		"/.well-known/http-message-signatures-directory",
 		"/.well-known/oauth-protected-resource",
 		"/.well-known/oauth-protected-resource/api/v1",
-		"/.well-known/oauth-protected-resource/mcp", // not offered yet
-		"/.well-known/oauth-authorization-server",   // not offered yet
 		"/.well-known/oauth-authorization-server/anything",
 		"/.well-known/security.txt",
 		"/.well-known/",
@@ -152,7 +138,7 @@ func TestWellKnownNotFound(t *testing.T) {
 				resp, body := ta.do(method, path, nil, "Authorization", "", "Accept", "text/html")
 				wantStatus(t, resp, body, http.StatusNotFound)
 				p := decode[problem.Problem](t, body)
-				if p.Code != problem.CodeNotFound || p.Status != http.StatusNotFound || p.Detail == "" {
+				if p.Code != failure.CodeNotFound || p.Status != http.StatusNotFound || p.Detail == "" {
 					t.Errorf("problem = %+v", p)
 				}
 				if resp.Header.Get("Location") != "" {
@@ -173,7 +159,7 @@ func TestDiscoveryMethods(t *testing.T) {
 		if got := resp.Header.Get("Allow"); got != "GET, HEAD" {
 			t.Errorf("POST %s: Allow = %q", path, got)
 		}
-		if p := decode[problem.Problem](t, body); p.Code != problem.CodeMethodNotAllowed {
+		if p := decode[problem.Problem](t, body); p.Code != failure.CodeMethodNotAllowed {
 			t.Errorf("POST %s: code %s", path, p.Code)
 		}
 	}

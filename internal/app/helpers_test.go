@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,12 +15,11 @@ import (
 	"time"
 
 	"signals/internal/auth"
+	goldenfile "signals/internal/golden"
 	"signals/internal/model"
 	"signals/internal/store/postgres/pgtest"
 	"signals/internal/store/storetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // testApp is a running service on a fresh SQLite file with one account.
 type testApp struct {
@@ -44,9 +42,14 @@ func testDatabase(t testing.TB) string {
 
 func newTestApp(t testing.TB, opts ...Option) *testApp {
 	t.Helper()
+	return newLoggingTestApp(t, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
+}
+
+// newLoggingTestApp is newTestApp logging to log.
+func newLoggingTestApp(t testing.TB, log *slog.Logger, opts ...Option) *testApp {
+	t.Helper()
 	ctx := context.Background()
-	cfg := Config{BaseURL: "https://signals.example", Database: testDatabase(t)}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg := testConfig(t)
 	a, err := New(ctx, cfg, log, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -89,25 +92,7 @@ func (ta *testApp) get(path string, header ...string) (*http.Response, []byte) {
 // golden compares body (indented) with testdata/golden/name.json.
 func golden(t *testing.T, name string, body []byte) {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, body, "", "  "); err != nil {
-		t.Fatalf("%s: body is not JSON: %v\n%s", name, err, body)
-	}
-	buf.WriteByte('\n')
-	path := filepath.Join("testdata", "golden", name+".json")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/app -update to create it)", err)
-	}
-	if !bytes.Equal(want, buf.Bytes()) {
-		t.Errorf("%s differs from %s (-update rewrites it)\n--- got\n%s", name, path, buf.String())
-	}
+	goldenfile.JSON(t, filepath.Join("testdata", "golden", name+".json"), body)
 }
 
 func decode[T any](t *testing.T, body []byte) T {

@@ -36,7 +36,7 @@ func (s *syncBuffer) String() string {
 func TestKeysNeverReachTheLog(t *testing.T) {
 	var logs syncBuffer
 	ctx := context.Background()
-	a, err := New(ctx, Config{BaseURL: "https://signals.example", Database: testDatabase(t)},
+	a, err := New(ctx, testConfig(t),
 		slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)
@@ -72,5 +72,30 @@ func TestKeysNeverReachTheLog(t *testing.T) {
 	secret := key[len(auth.KeyPrefix):]
 	if strings.Contains(out, secret[:12]) {
 		t.Errorf("the log holds the key:\n%s", out)
+	}
+}
+
+// withLog replaces the app's logger.
+func withLog(l *slog.Logger) Option { return func(a *App) { a.log = l } }
+
+func TestOneInfoLinePerMCPRequest(t *testing.T) {
+	var logs syncBuffer
+	ta := newTestApp(t, withLog(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	start := len(logs.String())
+	ta.mcpCall("list_signals", `{}`)
+	var info, debug []string
+	for line := range strings.Lines(logs.String()[start:]) {
+		switch {
+		case strings.Contains(line, `"level":"INFO"`):
+			info = append(info, line)
+		case strings.Contains(line, `"level":"DEBUG"`):
+			debug = append(debug, line)
+		}
+	}
+	if len(info) != 1 || !strings.Contains(info[0], `"msg":"request"`) {
+		t.Errorf("INFO lines of one MCP request, want the access line alone:\n%s", strings.Join(info, ""))
+	}
+	if len(debug) == 0 {
+		t.Error("the MCP SDK's lines are gone, not moved to DEBUG")
 	}
 }

@@ -69,11 +69,17 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		attrs := []slog.Attr{
 			slog.String("request_id", r.Header.Get(problem.RequestIDHeader)),
 			slog.String("method", r.Method),
 			slog.String("path", keyLike.ReplaceAllString(r.URL.EscapedPath(), "sig_[redacted]")),
 			slog.Int("status", sw.status),
-			slog.Duration("duration", time.Since(start)))
+			slog.Duration("duration", time.Since(start)),
+		}
+		if sw.status == 0 && r.Context().Err() != nil {
+			// Nothing was answered: the client went away first.
+			attrs = append(attrs, slog.Bool("client_gone", true))
+		}
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
 }

@@ -2,12 +2,10 @@ package app
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
+	"signals/internal/failure"
 	"signals/internal/problem"
 )
 
@@ -39,13 +37,19 @@ func TestDeveloperPages(t *testing.T) {
 	t.Run("conflicting formats", func(t *testing.T) {
 		resp, body := ta.get("/developers", "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
 		wantStatus(t, resp, body, http.StatusBadRequest)
-		if p := decode[problem.Problem](t, body); p.Code != problem.CodeConflictingFormats {
+		if p := decode[problem.Problem](t, body); p.Code != failure.CodeConflictingFormats {
 			t.Errorf("code = %s", p.Code)
 		}
 	})
 	t.Run("method", func(t *testing.T) {
 		resp, body := ta.do(http.MethodPost, "/developers", nil, "Authorization", "")
-		wantStatus(t, resp, body, http.StatusMethodNotAllowed)
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" ||
+			resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Fatalf("%d Allow=%q %s\n%s", resp.StatusCode, resp.Header.Get("Allow"), resp.Header.Get("Content-Type"), body)
+		}
+		if !strings.Contains(string(body), "method_not_allowed") {
+			t.Errorf("the page does not name the code:\n%s", body)
+		}
 	})
 }
 
@@ -54,7 +58,8 @@ func TestDeveloperPages(t *testing.T) {
 func TestDocumentationAnchorsExist(t *testing.T) {
 	ta := newTestApp(t)
 	_, errors := ta.get("/developers/errors", "Authorization", "")
-	for code := range problemCodes(t) {
+	for _, c := range failure.Codes {
+		code := string(c.Code)
 		if !strings.Contains(string(errors), `id="`+code+`"`) {
 			t.Errorf("/developers/errors has no anchor #%s", code)
 		}
@@ -65,30 +70,32 @@ func TestDocumentationAnchorsExist(t *testing.T) {
 	}
 }
 
-// problemCodes reads every Code* constant of the problem package.
-func problemCodes(t *testing.T) map[string]bool {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "problem", "problem.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	codes := map[string]bool{}
-	for _, m := range regexp.MustCompile(`Code\w+\s+= "(\w+)"`).FindAllStringSubmatch(string(src), -1) {
-		codes[m[1]] = true
-	}
-	if len(codes) < 15 {
-		t.Fatalf("found only %d codes", len(codes))
-	}
-	return codes
-}
-
-func TestUnknownPathsAreJSON404s(t *testing.T) {
+// Unknown paths are 404 pages for people, problem details for programs
+// that prefer JSON and for every API path, and Markdown on request.
+func TestUnknownPaths(t *testing.T) {
 	ta := newTestApp(t)
-	for _, path := range []string{"/", "/nothing", "/developers/nothing", "/admin", "/login"} {
-		resp, body := ta.get(path, "Authorization", "")
-		wantStatus(t, resp, body, http.StatusNotFound)
-		if p := decode[problem.Problem](t, body); p.Code != problem.CodeNotFound {
-			t.Errorf("%s: code %s", path, p.Code)
-		}
+	tests := []struct {
+		name, path, accept, contentType string
+	}{
+		{"page", "/nothing", "", "text/html; charset=utf-8"},
+		{"nested page", "/developers/nothing", "text/html", "text/html; charset=utf-8"},
+		{"admin", "/admin", "", "text/html; charset=utf-8"},
+		{"program", "/login", "application/json", "application/problem+json"},
+		{"markdown", "/nothing", "text/markdown", "text/markdown; charset=utf-8"},
+		{"api", "/api/v2/nothing", "text/html", "application/problem+json"},
+		{"well-known", "/.well-known/nothing", "text/html", "application/problem+json"},
+		{"hub", "/hubs/nothing", "", "text/html; charset=utf-8"},
+		{"article", "/articles/nothing", "", "text/html; charset=utf-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := ta.get(tt.path, "Authorization", "", "Accept", tt.accept)
+			if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != tt.contentType {
+				t.Fatalf("%d %s, want 404 %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), tt.contentType, body)
+			}
+			if !strings.Contains(string(body), string(failure.CodeNotFound)) {
+				t.Errorf("body does not name not_found:\n%s", body)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"signals/internal/api"
 	"signals/internal/auth"
+	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 )
@@ -117,7 +118,7 @@ func TestDailyCapAndSecondKey(t *testing.T) {
 	resp, body := ta.get("/api/v1/signals", "Authorization", "Bearer "+second)
 	wantStatus(t, resp, body, http.StatusTooManyRequests)
 	p := decode[problem.Problem](t, body)
-	if p.Code != problem.CodeDailyLimitReached || *p.RetryAfterSeconds != 60 || *p.RetryAfterSecondsAlias != 60 {
+	if p.Code != failure.CodeDailyLimitReached || *p.RetryAfterSeconds != 60 || *p.RetryAfterSecondsAlias != 60 {
 		t.Errorf("a second key of the same account: %+v; usage belongs to the account", p)
 	}
 	if resp.Header.Get("Retry-After") != "60" {

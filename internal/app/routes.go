@@ -6,9 +6,11 @@ import (
 	"strings"
 
 	"signals/internal/api"
+	"signals/internal/digest"
 	"signals/internal/mcp"
-	"signals/internal/problem"
+	"signals/internal/oauth"
 	"signals/internal/quota"
+	"signals/internal/session"
 )
 
 // routes is the whole route table of the service.
@@ -37,27 +39,79 @@ func (a *App) routes() http.Handler {
 		mux.HandleFunc(p, a.api.NotFound)
 	}
 
-	// MCP (Streamable HTTP, stateless; API key).
+	// MCP (Streamable HTTP, stateless; API key or OAuth access token).
 	mux.Handle(mcp.Path, a.mcp)
-
-	// Developer pages: HTML, or Markdown on request.
-	for _, p := range a.site.Paths() {
-		mux.Handle(p, methods(map[string]http.Handler{http.MethodGet: a.site}))
-	}
 
 	// Discovery documents, health checks and /.well-known.
 	for _, rt := range a.discovery.Routes() {
 		mux.Handle(rt.Pattern, rt.Handler)
 	}
 
-	// Everything else is a JSON 404, never an HTML shell or a sign-in page.
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		a.problems.Write(w, r, problem.NotFound("nothing at "+r.URL.Path+"; the developer documentation is at "+
-			strings.TrimRight(a.cfg.BaseURL, "/")+"/developers"))
-	})
+	// Sign-in, the account area and unsubscription (HTML; DESIGN §10).
+	// Pages read the session cookie; forms that change anything are
+	// refused cross-site before they run; the account area needs a
+	// session. One-click unsubscription is posted by mail providers, with
+	// the token as its only authority, so no origin check applies to it.
+	page := a.account.Methods
+	form := a.account.Forms
+	withSession := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(h) }
+	signedIn := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(session.Require(h)) }
+	mux.Handle("/sign-in", page(map[string]http.Handler{
+		http.MethodGet:  withSession(a.account.SignInForm),
+		http.MethodPost: form(withSession(a.account.RequestLink)),
+	}))
+	mux.Handle("/sign-in/confirm", page(map[string]http.Handler{
+		http.MethodGet:  withSession(a.account.ConfirmForm),
+		http.MethodPost: form(http.HandlerFunc(a.account.Confirm)),
+	}))
+	mux.Handle("/sign-out", page(map[string]http.Handler{http.MethodPost: form(withSession(a.account.SignOut))}))
+	mux.Handle("/account", page(map[string]http.Handler{http.MethodGet: signedIn(a.account.Account)}))
+	mux.Handle("/account/keys", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.CreateKey))}))
+	mux.Handle("/account/keys/{id}/revoke", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.RevokeKey))}))
+	mux.Handle("/account/connections/{id}/disconnect", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.Disconnect))}))
+	mux.Handle("/account/interests", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.SaveInterests))}))
+	mux.Handle("/account/interests/stop", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.StopInterests))}))
+	mux.Handle("/account/delete", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.Delete))}))
+	mux.Handle("/account/", withSession(a.account.NotFound))
+	mux.Handle(digest.UnsubscribePath, page(map[string]http.Handler{
+		http.MethodGet:  http.HandlerFunc(a.account.UnsubscribeForm),
+		http.MethodPost: http.HandlerFunc(a.account.Unsubscribe),
+	}))
+
+	// OAuth for MCP (DESIGN §8 and §10) ------------------------------
+	// Metadata documents; then the authorization endpoint, which is a
+	// page (signed-in consent, its form refused cross-site); then the
+	// token, registration and revocation endpoints, which answer RFC 6749
+	// JSON to clients.
+	mux.Handle(oauth.ProtectedResourcePath, methods(map[string]http.Handler{
+		http.MethodGet: http.HandlerFunc(a.oauth.ProtectedResource),
+	}))
+	mux.Handle(oauth.AuthorizationServerPath, methods(map[string]http.Handler{
+		http.MethodGet: http.HandlerFunc(a.oauth.AuthorizationServer),
+	}))
+	mux.Handle(oauth.AuthorizePath, page(map[string]http.Handler{
+		http.MethodGet:  withSession(a.oauth.Authorize),
+		http.MethodPost: form(withSession(a.oauth.Decide)),
+	}))
+	mux.Handle(oauth.TokenPath, methods(map[string]http.Handler{http.MethodPost: http.HandlerFunc(a.oauth.Token)}))
+	mux.Handle(oauth.RegisterPath, methods(map[string]http.Handler{http.MethodPost: http.HandlerFunc(a.oauth.Register)}))
+	mux.Handle(oauth.RevokePath, methods(map[string]http.Handler{http.MethodPost: http.HandlerFunc(a.oauth.Revoke)}))
+	// ------------------------------------------------------------------
+
+	// --- Website -------------------------------------------------------
+	// The public feed at "/", hubs, articles, About, Contact, the developer
+	// pages (HTML, or Markdown on request), the feeds and the site's assets.
+	for _, rt := range a.site.Routes() {
+		mux.Handle(rt.Pattern, rt.Handler)
+	}
+	// Any other path is a 404 page (problem details to a client that
+	// prefers JSON, Markdown to one that asks for it); unknown API paths
+	// stay JSON above, and /.well-known answers for itself.
+	mux.HandleFunc("/", a.site.NotFound)
+	// --- End of website ------------------------------------------------
 
 	a.table = mux.routes
-	return requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux))))
+	return a.measuredRequests(requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux)))))
 }
 
 // route is one registered pattern.

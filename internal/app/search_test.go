@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"signals/internal/api"
+	"signals/internal/failure"
 	"signals/internal/problem"
 )
 
@@ -20,28 +21,29 @@ func TestSearchValidation(t *testing.T) {
 	ta, _ := newClockApp(t, noon)
 	emoji := strings.Repeat("🤖", 600) // 1,200 UTF-16 code units
 	tests := []struct {
-		name, body  string
-		status      int
-		code, param string
+		name, body string
+		status     int
+		code       failure.Code
+		param      string
 	}{
-		{"missing_query", `{}`, 400, problem.CodeMissingParameter, "query"},
-		{"blank_query", `{"query":"  \n "}`, 400, problem.CodeInvalidParameter, "query"},
-		{"query_1201_units", `{"query":"` + strings.Repeat("a", 1201) + `"}`, 400, problem.CodeInvalidParameter, "query"},
-		{"query_emoji_over", `{"query":"` + emoji + `a"}`, 400, problem.CodeInvalidParameter, "query"},
-		{"query_not_string", `{"query":42}`, 400, problem.CodeInvalidParameter, "query"},
-		{"language_other", `{"query":"x","language":["other"]}`, 400, problem.CodeInvalidParameter, "language"},
-		{"tags_not_array", `{"query":"x","tags":"job"}`, 400, problem.CodeInvalidParameter, "tags"},
-		{"bad_tag", `{"query":"x","tags":["job","robots"]}`, 400, problem.CodeInvalidParameter, "tags"},
-		{"bad_country", `{"query":"x","country":["atlantis"]}`, 400, problem.CodeInvalidParameter, "country"},
-		{"limit_zero", `{"query":"x","limit":0}`, 400, problem.CodeInvalidParameter, "limit"},
-		{"limit_51", `{"query":"x","limit":51}`, 400, problem.CodeInvalidParameter, "limit"},
-		{"limit_fraction", `{"query":"x","limit":2.5}`, 400, problem.CodeInvalidParameter, "limit"},
-		{"observed_after_bad", `{"query":"x","observed_after":"2026-10-01"}`, 400, problem.CodeInvalidParameter, "observed_after"},
-		{"unknown_field", `{"query":"x","page":2}`, 400, problem.CodeUnknownParameter, "page"},
-		{"not_json", `query=x`, 400, problem.CodeInvalidJSON, ""},
-		{"two_objects", `{"query":"x"}{"query":"y"}`, 400, problem.CodeInvalidJSON, ""},
-		{"array", `[{"query":"x"}]`, 400, problem.CodeInvalidJSON, ""},
-		{"empty_body", ``, 400, problem.CodeInvalidJSON, ""},
+		{"missing_query", `{}`, 400, failure.CodeMissingParameter, "query"},
+		{"blank_query", `{"query":"  \n "}`, 400, failure.CodeInvalidParameter, "query"},
+		{"query_1201_units", `{"query":"` + strings.Repeat("a", 1201) + `"}`, 400, failure.CodeInvalidParameter, "query"},
+		{"query_emoji_over", `{"query":"` + emoji + `a"}`, 400, failure.CodeInvalidParameter, "query"},
+		{"query_not_string", `{"query":42}`, 400, failure.CodeInvalidParameter, "query"},
+		{"language_other", `{"query":"x","language":["other"]}`, 400, failure.CodeInvalidParameter, "language"},
+		{"tags_not_array", `{"query":"x","tags":"job"}`, 400, failure.CodeInvalidParameter, "tags"},
+		{"bad_tag", `{"query":"x","tags":["job","robots"]}`, 400, failure.CodeInvalidParameter, "tags"},
+		{"bad_country", `{"query":"x","country":["atlantis"]}`, 400, failure.CodeInvalidParameter, "country"},
+		{"limit_zero", `{"query":"x","limit":0}`, 400, failure.CodeInvalidParameter, "limit"},
+		{"limit_51", `{"query":"x","limit":51}`, 400, failure.CodeInvalidParameter, "limit"},
+		{"limit_fraction", `{"query":"x","limit":2.5}`, 400, failure.CodeInvalidParameter, "limit"},
+		{"observed_after_bad", `{"query":"x","observed_after":"2026-10-01"}`, 400, failure.CodeInvalidParameter, "observed_after"},
+		{"unknown_field", `{"query":"x","page":2}`, 400, failure.CodeUnknownParameter, "page"},
+		{"not_json", `query=x`, 400, failure.CodeInvalidJSON, ""},
+		{"two_objects", `{"query":"x"}{"query":"y"}`, 400, failure.CodeInvalidJSON, ""},
+		{"array", `[{"query":"x"}]`, 400, failure.CodeInvalidJSON, ""},
+		{"empty_body", ``, 400, failure.CodeInvalidJSON, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,7 +53,7 @@ func TestSearchValidation(t *testing.T) {
 			if p.Code != tt.code || p.Param != tt.param {
 				t.Errorf("problem = %s %s, want %s %s\n%s", p.Code, p.Param, tt.code, tt.param, body)
 			}
-			if p.Code == problem.CodeInvalidParameter && p.AllowedValues == nil && p.Minimum == nil && tt.param != "observed_after" {
+			if p.Code == failure.CodeInvalidParameter && p.AllowedValues == nil && p.Minimum == nil && tt.param != "observed_after" {
 				t.Errorf("no allowed values or range: %s", body)
 			}
 		})
@@ -90,9 +92,12 @@ func TestSearchAnswers(t *testing.T) {
 		t.Errorf("fresh answer: %+v", r)
 	}
 	for _, m := range r.Matches {
-		if *m.Relevance < 0.85 || m.Text != nil || m.Snippet == nil || len([]rune(*m.Snippet)) > 280 {
-			t.Errorf("match %s: relevance %v snippet %d", m.ID, *m.Relevance, len([]rune(*m.Snippet)))
+		if m.Relevance < 0.85 || len([]rune(m.Snippet)) > 280 {
+			t.Errorf("match %s: relevance %v snippet %d", m.ID, m.Relevance, len([]rune(m.Snippet)))
 		}
+	}
+	if strings.Contains(string(first), `"text"`) {
+		t.Error("search matches carry the text")
 	}
 	resp, again := ta.search(`{"query":"  seed round for a robotics   startup ","limit":5}`)
 	wantStatus(t, resp, again, http.StatusOK)

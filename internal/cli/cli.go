@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -24,25 +23,38 @@ type Env struct {
 	Getenv         func(string) string
 }
 
-const usage = `usage: signals <command> [flags]
+// verb is one command of the command line.
+type verb struct {
+	// name is the command as typed: "serve", or a group and one of its
+	// commands, "keys create".
+	name string
+	// args shows the command's arguments and flags; does says what it does.
+	args, does string
+	run        func(context.Context, []string, Env) error
+}
 
-commands:
-  serve [--demo]                       serve the API, MCP and the website
-  import FILE|-                        import signals from JSON Lines (upsert by id)
-  signals set-status ID public|hidden|pending [--market-only=true|false]
-  accounts create --email E            create a verified account
-  accounts set-limits --email E [--daily-requests N] [--minute-requests N]
-                      [--daily-searches N] [--concurrent-searches N]
-  keys create --email E [--name N]     print a new API key once
-  keys list --email E                  list an account's keys
-  keys revoke KEY_ID                   revoke a key
-  migrate                              apply schema migrations
-  eval-search [-v] [--set FILE] [--fit]
-                                       measure semantic search on the labelled set;
-                                       --fit calibrates the openai provider
-
-Every flag also reads an environment variable (run a command with -h).
-`
+// verbs are the commands, in the order the usage lists them.
+var verbs = []verb{
+	{"serve", "[--demo]", "serve the API, MCP and the website", serve},
+	{"import", "FILE|-", "import signals from JSON Lines", importCmd},
+	{"signals set-status", "ID public|hidden|pending [--market-only=true|false]", "set the editorial status of one signal", setStatus},
+	{"accounts create", "--email E", "create a verified account", accountsCreate},
+	{"accounts set-limits", "--email E [--daily-requests N] [--minute-requests N] [--daily-searches N] [--concurrent-searches N]",
+		"set an account's actual limits", accountsSetLimits},
+	{"keys create", "--email E [--name N]", "print a new API key once", keysCreate},
+	{"keys list", "--email E", "list an account's keys", keysList},
+	{"keys revoke", "KEY_ID", "revoke a key", keysRevoke},
+	{"hubs add", "SLUG --title T [--description D] --filter 'tags=funding&country=canada'",
+		"register a feed hub: a page and feeds with a fixed filter", hubsAdd},
+	{"hubs list", "", "list the feed hubs", hubsList},
+	{"hubs remove", "SLUG", "remove a feed hub", hubsRemove},
+	{"articles import", "DIR", "import Markdown articles, all or nothing (the slugs about and contact replace those pages)", articlesImport},
+	{"migrate", "", "apply schema migrations", migrate},
+	{"backup", "FILE", "copy the SQLite database to a new FILE, while serve runs", backup},
+	{"restore", "FILE", "replace the SQLite database by a backup; serve must be stopped", restore},
+	{"eval-search", "[-v] [--set FILE] [--fit [--write FILE]]",
+		"measure semantic search on the labelled set; --fit calibrates the scorer", evalSearch},
+}
 
 // errUsage marks a command line that could not be understood.
 var errUsage = errors.New("usage")
@@ -69,43 +81,114 @@ func Run(ctx context.Context, args []string, env Env) int {
 // errReported means the command already told the user what went wrong.
 var errReported = errors.New("reported")
 
+// run finds the command args name and runs it. A group of commands
+// ("accounts", "keys", "signals") named alone lists its commands on stderr,
+// as an unknown command lists every command; -h lists them on stdout.
 func run(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
-		fmt.Fprint(env.Stderr, usage)
+		fmt.Fprint(env.Stderr, usage(""))
 		return fmt.Errorf("%w: no command", errUsage)
 	}
-	cmd, rest := args[0], args[1:]
-	sub := ""
-	if len(rest) > 0 {
-		sub = rest[0]
+	name, rest := args[0], args[1:]
+	group := ""
+	if isGroup(name) {
+		group = name
+		if len(rest) == 0 {
+			fmt.Fprint(env.Stderr, usage(group))
+			return fmt.Errorf("%w: signals %s needs a command", errUsage, group)
+		}
+		name, rest = group+" "+rest[0], rest[1:]
 	}
-	switch {
-	case cmd == "serve":
-		return serve(ctx, rest, env)
-	case cmd == "import":
-		return importCmd(ctx, rest, env)
-	case cmd == "migrate":
-		return migrate(ctx, rest, env)
-	case cmd == "eval-search":
-		return evalSearch(ctx, rest, env)
-	case cmd == "signals" && sub == "set-status":
-		return setStatus(ctx, rest[1:], env)
-	case cmd == "accounts" && sub == "create":
-		return accountsCreate(ctx, rest[1:], env)
-	case cmd == "accounts" && sub == "set-limits":
-		return accountsSetLimits(ctx, rest[1:], env)
-	case cmd == "keys" && sub == "create":
-		return keysCreate(ctx, rest[1:], env)
-	case cmd == "keys" && sub == "list":
-		return keysList(ctx, rest[1:], env)
-	case cmd == "keys" && sub == "revoke":
-		return keysRevoke(ctx, rest[1:], env)
-	case cmd == "help" || cmd == "-h" || cmd == "--help":
-		fmt.Fprint(env.Stdout, usage)
+	for _, v := range verbs {
+		if v.name == name {
+			return v.run(ctx, rest, env)
+		}
+	}
+	if isHelp(strings.TrimPrefix(name, group+" ")) {
+		fmt.Fprint(env.Stdout, usage(group))
 		return nil
 	}
-	fmt.Fprint(env.Stderr, usage)
-	return fmt.Errorf("%w: unknown command %q", errUsage, strings.TrimSpace(cmd+" "+sub))
+	fmt.Fprint(env.Stderr, usage(group))
+	return fmt.Errorf("%w: unknown command %q", errUsage, name)
+}
+
+func isHelp(arg string) bool { return arg == "help" || arg == "-h" || arg == "--help" }
+
+// isGroup reports whether name is the first word of commands of two words.
+func isGroup(name string) bool {
+	for _, v := range verbs {
+		if strings.HasPrefix(v.name, name+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// usage lists the commands of group, or every command if group is "".
+func usage(group string) string {
+	const column = 40
+	var b strings.Builder
+	if group == "" {
+		b.WriteString("usage: signals <command> [flags]\n\ncommands:\n")
+	} else {
+		fmt.Fprintf(&b, "usage: signals %s <command> [flags]\n\ncommands:\n", group)
+	}
+	for _, v := range verbs {
+		if group != "" && !strings.HasPrefix(v.name, group+" ") {
+			continue
+		}
+		line := "  " + v.name
+		line = wrap(&b, line, splitArgs(v.args), len(line)+1)
+		if len(line) >= column-1 {
+			b.WriteString(line + "\n")
+			line = ""
+		}
+		line = wrap(&b, fmt.Sprintf("%-*s", column, line), strings.Fields(v.does), column)
+		b.WriteString(line + "\n")
+	}
+	b.WriteString("\nEvery flag also reads an environment variable (run a command with -h).\n")
+	return b.String()
+}
+
+// wrap appends words to line and returns it; before a word that would take
+// the line past 80 columns it writes the line to b and starts another,
+// indented by indent spaces.
+func wrap(b *strings.Builder, line string, words []string, indent int) string {
+	const width = 80
+	for _, w := range words {
+		if len(line) > indent && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = strings.Repeat(" ", indent)
+		}
+		if !strings.HasSuffix(line, " ") {
+			line += " "
+		}
+		line += w
+	}
+	return line
+}
+
+// splitArgs splits a command's arguments at the spaces outside brackets.
+func splitArgs(args string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range args {
+		switch r {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ' ':
+			if depth == 0 {
+				out = append(out, args[start:i])
+				start = i + 1
+			}
+		}
+	}
+	if start < len(args) {
+		out = append(out, args[start:])
+	}
+	return out
 }
 
 // command is a flag set bound to the process environment.
@@ -115,6 +198,8 @@ type command struct {
 	cfg app.Config
 	// envErr is the first environment variable that did not parse.
 	envErr error
+	// logLevel and logFormat are set by logFlags.
+	logLevel, logFormat string
 }
 
 // newCommand returns a command that works on the database SIGNALS_DATABASE
@@ -195,10 +280,6 @@ func (c *command) parse(args []string, wantArgs int, argNames string) ([]string,
 		return nil, fmt.Errorf("%w: %s takes %s", errUsage, c.fs.Name(), argNames)
 	}
 	return pos, nil
-}
-
-func (c *command) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(c.env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 func isTerminal(w io.Writer) bool {

@@ -173,6 +173,40 @@ func TestEvalSearchFitsTheOpenAICalibration(t *testing.T) {
 	}
 }
 
+// TestEvalSearchFitsTheBuiltinCalibration runs the command that fits the
+// builtin calibration and checks that the calibration the binary ships is
+// what it writes on the committed data: a change to the scorer or its tables
+// that moves the fit fails here until the file is refitted.
+func TestEvalSearchFitsTheBuiltinCalibration(t *testing.T) {
+	const shipped = "../search/builtin/calibration.json"
+	file := filepath.Join(t.TempDir(), "calibration.json")
+	out, errs, code := runCLI(t, nil, "", "eval-search", "--fit", "--write", file)
+	if code != 0 {
+		t.Fatalf("eval-search --fit --write: %d %s", code, errs)
+	}
+	for _, want := range []string{"fit half", "held out", "wrote " + file} {
+		if !strings.Contains(out, want) {
+			t.Errorf("eval-search --fit output lacks %q:\n%s", want, out)
+		}
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the fit writes\n%s\n%s holds\n%s\nrefit: go run ./cmd/signals eval-search --fit --write internal/search/builtin/calibration.json", got, shipped, want)
+	}
+	// The fitted figures are the shipped scorer's.
+	plain, errs, code := runCLI(t, nil, "", "eval-search")
+	if i := strings.Index(out, "scorer "); code != 0 || i < 0 || out[i:] != plain {
+		t.Errorf("eval-search: %d %s\n%s\nwant the fitted figures\n%s", code, errs, plain, out)
+	}
+}
+
 func TestSearchCalibrationErrors(t *testing.T) {
 	url := bagOfWordsServer(t)
 	for _, tc := range []struct {
@@ -187,7 +221,8 @@ func TestSearchCalibrationErrors(t *testing.T) {
 		{"threshold flag not a number", nil, []string{"--search-threshold", "x"}, 2, "invalid value"},
 		{"threshold out of range", map[string]string{"SIGNALS_SEARCH_THRESHOLD": "1.5"}, nil, 1, "threshold must be a cosine between -1 and 1"},
 		{"slope not positive", nil, []string{"--search-slope", "0"}, 1, "slope must be positive"},
-		{"fit with builtin", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"--fit"}, 2, "--fit calibrates the openai provider"},
+		{"write without fit", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"--write", "x.json"}, 2, "--write writes what --fit finds"},
+		{"write with openai", nil, []string{"--fit", "--write", "x.json"}, 2, "--write is for the builtin calibration"},
 		{"no database", nil, []string{"--database", "x.db"}, 2, "flag provided but not defined: -database"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,8 +7,10 @@ import (
 	"io"
 	"net"
 	"net/mail"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 	"signals/internal/demo"
 	"signals/internal/importer"
 	"signals/internal/model"
-	"signals/internal/search"
+	"signals/internal/search/openai"
 	"signals/internal/store"
 )
 
@@ -27,8 +29,12 @@ func serve(ctx context.Context, args []string, env Env) error {
 	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "http://localhost:8080",
 		"public base address of the service")
 	c.searchFlags()
+	c.mailFlags()
 	c.durationVar(&c.cfg.Search.Timeout, "search-timeout", "SIGNALS_SEARCH_TIMEOUT", 10*time.Second,
 		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s")
+	c.stringVar(&c.cfg.MetricsAddr, "metrics-addr", "SIGNALS_METRICS_ADDR", "",
+		"address of a separate listener serving Prometheus metrics at /metrics, such as 127.0.0.1:9090; empty: no metrics")
+	c.logFlags()
 	withDemo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
@@ -36,7 +42,32 @@ func serve(ctx context.Context, args []string, env Env) error {
 	if c.cfg.Search.Timeout <= 0 {
 		return fmt.Errorf("%w: --search-timeout must be positive, got %s", errUsage, c.cfg.Search.Timeout)
 	}
-	log := c.logger()
+	if err := c.checkMail(); err != nil {
+		return err
+	}
+	base, err := checkBaseURL(c.cfg.BaseURL)
+	if err != nil {
+		return err
+	}
+	c.cfg.BaseURL = base
+	// Listen first: a busy port stops serve before it writes anything to the
+	// database or prints a key that would never be served.
+	ln, err := net.Listen("tcp", c.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	var metricsLn net.Listener
+	if c.cfg.MetricsAddr != "" {
+		if metricsLn, err = net.Listen("tcp", c.cfg.MetricsAddr); err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		defer metricsLn.Close()
+	}
+	log, err := c.logger()
+	if err != nil {
+		return err
+	}
 	a, err := app.New(ctx, c.cfg, log)
 	if err != nil {
 		return err
@@ -50,11 +81,29 @@ func serve(ctx context.Context, args []string, env Env) error {
 			return fmt.Errorf("demo data: %w", err)
 		}
 	}
-	ln, err := net.Listen("tcp", c.cfg.Addr)
-	if err != nil {
-		return err
+	fmt.Fprintf(env.Stdout, "serving on %s — docs at %s/developers\n", base, base)
+	if metricsLn != nil {
+		go func() {
+			if err := a.ServeMetrics(ctx, metricsLn); err != nil {
+				log.Error("serve metrics", "err", err)
+			}
+		}()
 	}
 	return a.Serve(ctx, ln)
+}
+
+// checkBaseURL returns the public base address without its trailing slash,
+// or a usage error if it is not an absolute http or https URL: every link
+// the service publishes (the MCP endpoint, discovery documents, error types)
+// starts with it.
+func checkBaseURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.Opaque != "" ||
+		u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(s, "#") {
+		return "", fmt.Errorf("%w: --base-url ($SIGNALS_BASE_URL) must be an absolute http or https URL "+
+			"without user, query or fragment, such as https://signals.example.com; got %q", errUsage, s)
+	}
+	return strings.TrimRight(u.String(), "/"), nil
 }
 
 // searchFlags binds the semantic search scorer's settings, shared by serve
@@ -64,9 +113,9 @@ func (c *command) searchFlags() {
 		"semantic search scorer: builtin, or openai for any OpenAI-compatible embeddings server")
 	c.stringVar(&c.cfg.Search.URL, "search-url", "SIGNALS_SEARCH_URL", "", "base URL of the embeddings server (openai provider)")
 	c.stringVar(&c.cfg.Search.Model, "search-model", "SIGNALS_SEARCH_MODEL", "", "embedding model name (openai provider)")
-	c.floatVar(&c.cfg.Search.Calibration.Threshold, "search-threshold", "SIGNALS_SEARCH_THRESHOLD", search.DefaultOpenAICalibration.Threshold,
+	c.floatVar(&c.cfg.Search.Calibration.Threshold, "search-threshold", "SIGNALS_SEARCH_THRESHOLD", openai.DefaultCalibration.Threshold,
 		"cosine of query and signal embeddings that scores relevance 0.85, the match cutoff (openai provider; eval-search --fit finds it)")
-	c.floatVar(&c.cfg.Search.Calibration.Slope, "search-slope", "SIGNALS_SEARCH_SLOPE", search.DefaultOpenAICalibration.Slope,
+	c.floatVar(&c.cfg.Search.Calibration.Slope, "search-slope", "SIGNALS_SEARCH_SLOPE", openai.DefaultCalibration.Slope,
 		"how fast relevance changes with the cosine around the threshold (openai provider; eval-search --fit finds it)")
 	// A secret: read from the environment only, so it never shows in a
 	// process list or in -h output.
@@ -75,7 +124,11 @@ func (c *command) searchFlags() {
 
 // openStore opens the configured store for an operator command.
 func (c *command) openStore(ctx context.Context) (store.Store, error) {
-	return app.OpenStore(ctx, c.cfg.Database)
+	log, err := c.logger()
+	if err != nil {
+		return nil, err
+	}
+	return app.OpenStore(ctx, c.cfg.Database, log)
 }
 
 func migrate(ctx context.Context, args []string, env Env) error {

@@ -20,7 +20,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +28,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
+import { checker, freePort, startService } from './service.mjs';
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const binary = process.argv[2];
 if (!binary) {
@@ -36,61 +37,8 @@ if (!binary) {
   process.exit(2);
 }
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-// startService runs `signals serve --demo` on a temporary database and
-// resolves with the API key it prints once.
-async function startService(port, baseURL, dir) {
-  const child = spawn(binary, ['serve', '--demo'], {
-    env: {
-      ...process.env,
-      SIGNALS_ADDR: `127.0.0.1:${port}`,
-      SIGNALS_BASE_URL: baseURL,
-      SIGNALS_DATABASE: path.join(dir, 'signals.db'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`signals exited with ${child.exitCode}:\n${stderr}`);
-    const key = stdout.match(/sig_[0-9A-Za-z]+/)?.[0];
-    if (key) {
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/healthz`);
-        if (res.ok) return { child, key };
-      } catch {
-        // not listening yet
-      }
-    }
-    if (Date.now() > deadline) throw new Error(`signals did not start:\n${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const counts = checker();
+const { check } = counts;
 
 // startProxy forwards every request to the service with the API key added,
 // keeping Host and Origin as the client sent them.
@@ -236,7 +184,7 @@ let proxy;
 try {
   const [servicePort, proxyPort] = [await freePort(), await freePort()];
   const publicURL = `http://127.0.0.1:${proxyPort}`;
-  service = await startService(servicePort, publicURL, dir);
+  service = await startService(binary, servicePort, publicURL, dir);
   proxy = await startProxy(proxyPort, servicePort, service.key);
 
   console.log('== TypeScript SDK client');
@@ -254,5 +202,5 @@ try {
   service?.child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exitCode = failed === 0 ? 0 : 1;
+console.log(`${counts.passed} passed, ${counts.failed} failed`);
+process.exitCode = counts.failed === 0 ? 0 : 1;

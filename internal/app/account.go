@@ -1,0 +1,100 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"signals/internal/account"
+	"signals/internal/digest"
+	"signals/internal/mail"
+	"signals/internal/session"
+)
+
+// sweepEvery is how often expired sign-in links, sessions, throttle
+// windows and ended OAuth grants are deleted.
+const sweepEvery = 10 * time.Minute
+
+// newAccountArea builds sign-in, sessions, the account area and digests.
+func (a *App) newAccountArea() error {
+	mc, err := mailSettings(a.cfg)
+	if err != nil {
+		return err
+	}
+	mailer, err := mail.New(mc, a.log, a.now)
+	if err != nil {
+		return err
+	}
+	a.log.Info("mail", "delivery", mailer.Where)
+	base, _ := url.Parse(a.cfg.BaseURL)
+	a.sessions = &session.Manager{Store: a.store, Now: a.now, Secure: base != nil && base.Scheme == "https"}
+	a.account, err = account.New(account.Config{
+		BaseURL: a.cfg.BaseURL, Store: a.usage, Sessions: a.sessions, Mail: a.measuredMail("sign_in", mailer),
+		Log: a.log, Now: a.now, DigestHour: a.cfg.Mail.DigestHour, Connections: a.oauth,
+	})
+	if err != nil {
+		return err
+	}
+	a.sessions.Fail = a.account.SessionFailed
+	a.digests = &digest.Sender{Store: a.store, Mail: a.measuredMail("digest", mailer), Log: a.log, Now: a.now,
+		BaseURL: a.cfg.BaseURL, Hour: a.cfg.Mail.DigestHour}
+	return nil
+}
+
+// mailSettings checks the mail settings and resolves their defaults.
+func mailSettings(cfg Config) (mail.Config, error) {
+	c := cfg.Mail
+	mc := mail.Config{SMTPURL: c.SMTPURL, From: c.From, Outbox: c.Outbox, TLS: c.TLS}
+	if h := c.DigestHour; h < 0 || h > 23 {
+		return mc, fmt.Errorf("the digest hour must be from 0 to 23, got %d", h)
+	}
+	if mc.From == "" {
+		host := "localhost"
+		if u, err := url.Parse(cfg.BaseURL); err == nil && u.Hostname() != "" {
+			host = u.Hostname()
+		}
+		mc.From = "Signals <no-reply@" + host + ">"
+	}
+	if mc.SMTPURL == "" && mc.Outbox == "" {
+		if isPostgres(cfg.Database) {
+			return mc, fmt.Errorf("with PostgreSQL, set SIGNALS_SMTP_URL to send mail, or SIGNALS_OUTBOX to a folder that receives it")
+		}
+		mc.Outbox = filepath.Join(filepath.Dir(cfg.Database), "outbox")
+	}
+	return mc, mc.Check()
+}
+
+// startAccountWork runs the account area's background work until the
+// returned function is called: recording daily usage, sending digests and
+// sweeping expired secrets.
+func (a *App) startAccountWork(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { a.usage.Run(ctx) })
+	wg.Go(func() { a.digests.Run(ctx) })
+	wg.Go(func() {
+		t := time.NewTicker(sweepEvery)
+		defer t.Stop()
+		for {
+			if err := a.store.SweepSessions(ctx, a.now()); err != nil && ctx.Err() == nil {
+				a.log.Error("background job failed", "op", "sweep expired sessions", "err", err)
+			} else if err == nil {
+				a.log.Debug("background job done", "op", "sweep expired sessions")
+			}
+			if err := a.store.SweepOAuth(ctx, a.now()); err != nil && ctx.Err() == nil {
+				a.log.Error("background job failed", "op", "sweep ended oauth grants", "err", err)
+			} else if err == nil {
+				a.log.Debug("background job done", "op", "sweep ended oauth grants")
+			}
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	return func() { cancel(); wg.Wait() }
+}

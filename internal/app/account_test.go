@@ -1,0 +1,838 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"signals/internal/auth"
+	"signals/internal/mail/smtptest"
+	"signals/internal/model"
+	"signals/internal/session"
+	"signals/internal/store"
+	"signals/internal/store/storetest"
+)
+
+// testConfig is the configuration of a test app: a fresh database, and
+// mail written to a fresh outbox.
+func testConfig(t testing.TB) Config {
+	t.Helper()
+	return Config{BaseURL: "https://signals.example", Database: testDatabase(t),
+		Mail: MailConfig{Outbox: filepath.Join(t.TempDir(), "outbox"), DigestHour: 7}}
+}
+
+// withSMTP sends the app's mail to srv instead of the outbox.
+func withSMTP(srv *smtptest.Server) Option {
+	return func(a *App) { a.cfg.Mail.SMTPURL, a.cfg.Mail.TLS = srv.URL, srv.ClientTLS }
+}
+
+// browser is a person's browser on the test app: it keeps cookies (the
+// test app's base URL is https, so they are Secure; the test server is
+// http, so it keeps them by hand) and does not follow redirects.
+type browser struct {
+	ta      *testApp
+	cookies map[string]string
+	client  *http.Client
+}
+
+func newBrowser(ta *testApp) *browser {
+	return &browser{ta: ta, cookies: map[string]string{}, client: &http.Client{
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+// do sends a request (a form body when form is not nil) with the
+// browser's cookies and header pairs, and returns the response and body.
+func (b *browser) do(method, path string, form url.Values, header ...string) (*http.Response, string) {
+	b.ta.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, b.ta.srv.URL+path, body)
+	if err != nil {
+		b.ta.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for name, value := range b.cookies {
+		req.AddCookie(&http.Cookie{Name: name, Value: value})
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.ta.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.ta.t.Fatal(err)
+	}
+	for _, c := range resp.Cookies() {
+		if c.MaxAge < 0 {
+			delete(b.cookies, c.Name)
+		} else {
+			b.cookies[c.Name] = c.Value
+		}
+	}
+	return resp, string(raw)
+}
+
+func (b *browser) get(path string, header ...string) (*http.Response, string) {
+	b.ta.t.Helper()
+	return b.do(http.MethodGet, path, nil, header...)
+}
+
+func (b *browser) post(path string, form url.Values, header ...string) (*http.Response, string) {
+	b.ta.t.Helper()
+	return b.do(http.MethodPost, path, form, header...)
+}
+
+// wantPage checks that a response is a private HTML page with status.
+func wantPage(t *testing.T, resp *http.Response, body string, status int) {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Fatalf("%s %s: status %d, want %d\n%s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, status, body)
+	}
+	if ct := resp.Header.Get("Content-Type"); status != http.StatusSeeOther && ct != "text/html; charset=utf-8" {
+		t.Errorf("Content-Type = %q, want HTML", ct)
+	}
+	if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control = %q, want no-store", cc)
+	}
+}
+
+// outbox lists the messages the app wrote, oldest first.
+func (ta *testApp) outbox() []string {
+	ta.t.Helper()
+	files, err := filepath.Glob(filepath.Join(ta.cfg.Mail.Outbox, "*.eml"))
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	slices.Sort(files)
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			ta.t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+var linkPattern = regexp.MustCompile(`https://signals\.example/sign-in/confirm\?token=([A-Za-z0-9_-]{43})\r?\n`)
+
+// linkToken returns the token of the one sign-in link in a raw message.
+func linkToken(t *testing.T, raw string) string {
+	t.Helper()
+	m := linkPattern.FindAllStringSubmatch(raw, -1)
+	if len(m) != 1 {
+		t.Fatalf("the message holds %d sign-in links on a line of their own, want 1:\n%s", len(m), raw)
+	}
+	return m[0][1]
+}
+
+// signIn asks for a link for email, reads it from the outbox and confirms
+// it; it returns where the confirmation redirected.
+func (b *browser) signIn(t *testing.T, email, next string) string {
+	t.Helper()
+	before := len(b.ta.outbox())
+	form := url.Values{"email": {email}}
+	if next != "" {
+		form.Set("next", next)
+	}
+	resp, body := b.post("/sign-in", form)
+	wantPage(t, resp, body, http.StatusOK)
+	mails := b.ta.outbox()
+	if len(mails) != before+1 {
+		t.Fatalf("%d new messages in the outbox, want 1", len(mails)-before)
+	}
+	token := linkToken(t, mails[len(mails)-1])
+	resp, body = b.get("/sign-in/confirm?token=" + token)
+	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.post("/sign-in/confirm", url.Values{"token": {token}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	return resp.Header.Get("Location")
+}
+
+// TestSignInThroughSMTP signs in as a new person would, with the link
+// read from what a real SMTP server (STARTTLS, authentication) received.
+func TestSignInThroughSMTP(t *testing.T) {
+	srv := smtptest.Start(t)
+	ta := newTestApp(t, withSMTP(srv))
+	b := newBrowser(ta)
+
+	resp, body := b.get("/sign-in?next=" + url.QueryEscape("/account#keys"))
+	wantPage(t, resp, body, http.StatusOK)
+	if !strings.Contains(body, `name="email"`) || !strings.Contains(body, `name="next" value="/account"`) {
+		t.Fatalf("sign-in form lacks its fields:\n%s", body)
+	}
+	resp, body = b.post("/sign-in", url.Values{"email": {"Ada@Example.com"}, "next": {"/account?from=mail"}})
+	wantPage(t, resp, body, http.StatusOK)
+	if !strings.Contains(body, "Check your email") {
+		t.Fatalf("answer:\n%s", body)
+	}
+	msg, received := srv.Last(t)
+	if !received.TLS || received.To[0] != "ada@example.com" {
+		t.Errorf("received over TLS %v for %v", received.TLS, received.To)
+	}
+	raw := string(received.Data)
+	token := linkToken(t, raw)
+	for _, h := range []string{"Date", "From", "Message-Id", "To", "Subject"} {
+		if msg.Header.Get(h) == "" {
+			t.Errorf("the message has no %s", h)
+		}
+	}
+	if !strings.Contains(raw, "text/plain") || !strings.Contains(raw, "text/html") {
+		t.Error("the message lacks a plain text or an HTML part")
+	}
+
+	// Fetching the link (as mail scanners do) shows a form and uses nothing.
+	for range 2 {
+		resp, body = b.get("/sign-in/confirm?token=" + token)
+		wantPage(t, resp, body, http.StatusOK)
+	}
+	if !strings.Contains(body, `<form method="post" action="/sign-in/confirm">`) ||
+		!strings.Contains(body, `<input type="hidden" name="token" value="`+token+`">`) {
+		t.Fatalf("confirmation page:\n%s", body)
+	}
+	if resp.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Error("the page whose address holds the token may leak it in Referer")
+	}
+	if _, err := ta.Store().AccountByEmail(context.Background(), "ada@example.com"); err == nil {
+		t.Fatal("the account exists before the link was confirmed")
+	}
+
+	resp, body = b.post("/sign-in/confirm", url.Values{"token": {token}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	if loc := resp.Header.Get("Location"); loc != "/account?from=mail" {
+		t.Errorf("Location = %q, want the next path", loc)
+	}
+	checkSessionCookie(t, resp, session.SecureCookieName, true)
+	acct, err := ta.Store().AccountByEmail(context.Background(), "ada@example.com")
+	if err != nil || acct.VerifiedAt.IsZero() || acct.Limits != model.InitialLimits {
+		t.Fatalf("account after the first sign-in: %+v, %v", acct, err)
+	}
+	resp, body = b.get("/account")
+	wantPage(t, resp, body, http.StatusOK)
+	if !strings.Contains(body, "ada@example.com") {
+		t.Errorf("the account page does not name the account:\n%s", body)
+	}
+
+	// The link works once.
+	other := newBrowser(ta)
+	resp, body = other.post("/sign-in/confirm", url.Values{"token": {token}})
+	wantPage(t, resp, body, http.StatusBadRequest)
+	if _, ok := other.cookies[session.SecureCookieName]; ok {
+		t.Error("a used link started a session")
+	}
+	// Mail holds nothing but the link: no session token.
+	if strings.Contains(raw, b.cookies[session.SecureCookieName]) {
+		t.Error("the session token is in the mail")
+	}
+}
+
+func checkSessionCookie(t *testing.T, resp *http.Response, name string, secure bool) {
+	t.Helper()
+	for _, c := range resp.Cookies() {
+		if c.Name != name {
+			continue
+		}
+		if !c.HttpOnly || c.Secure != secure || c.SameSite != http.SameSiteLaxMode || c.Path != "/" ||
+			c.MaxAge != int(session.Lifetime/time.Second) || c.Domain != "" || !session.WellFormed(c.Value) {
+			t.Errorf("session cookie %+v", c)
+		}
+		return
+	}
+	t.Errorf("no %s cookie in %v", name, resp.Header["Set-Cookie"])
+}
+
+// TestSessionCookieOnHTTP: a service on plain http names its cookie
+// without the __Host- prefix, which browsers would refuse there.
+func TestSessionCookieOnHTTP(t *testing.T) {
+	ta := newTestApp(t, func(a *App) { a.cfg.BaseURL = "http://signals.example" })
+	b := newBrowser(ta)
+	b.post("/sign-in", url.Values{"email": {"h@example.com"}})
+	token := regexp.MustCompile(`token=([A-Za-z0-9_-]{43})`).FindStringSubmatch(ta.outbox()[0])[1]
+	resp, body := b.post("/sign-in/confirm", url.Values{"token": {token}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	checkSessionCookie(t, resp, session.CookieName, false)
+}
+
+// TestSignInAnswerIsTheSameForEveryone: whether an account exists does not
+// show in the answer, and both are mailed a link.
+func TestSignInAnswerIsTheSameForEveryone(t *testing.T) {
+	ta := newTestApp(t) // dev@example.com exists
+	b := newBrowser(ta)
+	_, existing := b.post("/sign-in", url.Values{"email": {"dev@example.com"}})
+	_, fresh := b.post("/sign-in", url.Values{"email": {"new@example.com"}})
+	if strings.ReplaceAll(existing, "dev@example.com", "X") != strings.ReplaceAll(fresh, "new@example.com", "X") {
+		t.Errorf("the answers differ:\n%s\n---\n%s", existing, fresh)
+	}
+	if n := len(ta.outbox()); n != 2 {
+		t.Errorf("%d messages, want 2", n)
+	}
+	if loc := b.signIn(t, "dev@example.com", ""); loc != "/account?notice=signed-in" {
+		t.Errorf("Location = %q", loc)
+	}
+	if accts, _ := ta.Store().Keys(context.Background(), 1); len(accts) != 1 {
+		t.Error("signing in to an existing account changed its keys")
+	}
+}
+
+func TestSignInRefusals(t *testing.T) {
+	clk := &clock{t: noon}
+	ta := newTestApp(t, WithClock(clk.Now))
+	b := newBrowser(ta)
+	for _, bad := range []string{"", "not an address", "Ada <ada@example.com>", "a@b", "a@example.com, b@example.com"} {
+		resp, body := b.post("/sign-in", url.Values{"email": {bad}})
+		wantPage(t, resp, body, http.StatusBadRequest)
+	}
+	if n := len(ta.outbox()); n != 0 {
+		t.Errorf("%d messages for bad addresses", n)
+	}
+	for _, tt := range []struct{ name, next, want string }{
+		{"scheme-relative", "//evil.example/account", "/account?notice=signed-in"},
+		{"absolute", "https://evil.example/", "/account?notice=signed-in"},
+		{"backslashes", `/\evil.example`, "/account?notice=signed-in"},
+		{"local", "/developers", "/developers"},
+	} {
+		t.Run("next "+tt.name, func(t *testing.T) {
+			if loc := newBrowser(ta).signIn(t, "next@example.com", tt.next); loc != tt.want {
+				t.Errorf("Location = %q, want %q", loc, tt.want)
+			}
+		})
+	}
+	t.Run("expired link", func(t *testing.T) {
+		b := newBrowser(ta)
+		b.post("/sign-in", url.Values{"email": {"late@example.com"}})
+		mails := ta.outbox()
+		token := linkToken(t, mails[len(mails)-1])
+		clk.Set(noon.Add(15*time.Minute + time.Second))
+		defer clk.Set(noon)
+		resp, body := b.post("/sign-in/confirm", url.Values{"token": {token}})
+		wantPage(t, resp, body, http.StatusBadRequest)
+	})
+	t.Run("malformed and unknown tokens", func(t *testing.T) {
+		for _, token := range []string{"", "short", strings.Repeat("A", 43)} {
+			resp, body := b.post("/sign-in/confirm", url.Values{"token": {token}})
+			wantPage(t, resp, body, http.StatusBadRequest)
+			resp, body = b.get("/sign-in/confirm?token=" + token)
+			if token == strings.Repeat("A", 43) {
+				wantPage(t, resp, body, http.StatusOK) // unknown, but shaped right: the POST decides
+			} else {
+				wantPage(t, resp, body, http.StatusBadRequest)
+			}
+		}
+	})
+}
+
+// TestSignInThrottle: a person can ask for several links in a row; then
+// requests are refused per email, and per client address, with a 429 page
+// that says when to retry, and no mail.
+func TestSignInThrottle(t *testing.T) {
+	clk := &clock{t: noon}
+	ta := newTestApp(t, WithClock(clk.Now))
+	b := newBrowser(ta)
+	for i := range perEmailLimit {
+		resp, body := b.post("/sign-in", url.Values{"email": {"again@example.com"}})
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d for one email: %d\n%s", i+1, resp.StatusCode, body)
+		}
+	}
+	resp, body := b.post("/sign-in", url.Values{"email": {"AGAIN@example.com"}})
+	wantPage(t, resp, body, http.StatusTooManyRequests)
+	if ra := resp.Header.Get("Retry-After"); ra == "" || ra == "0" {
+		t.Errorf("Retry-After = %q", ra)
+	}
+	if n := len(ta.outbox()); n != perEmailLimit {
+		t.Errorf("%d messages, want %d", n, perEmailLimit)
+	}
+	// Another address from the same client still works, until the
+	// client's own limit.
+	for i := perEmailLimit + 1; i < perAddressLimit; i++ {
+		resp, body := b.post("/sign-in", url.Values{"email": {"p" + nth(i) + "@example.com"}})
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d from one client: %d\n%s", i, resp.StatusCode, body)
+		}
+	}
+	resp, body = b.post("/sign-in", url.Values{"email": {"one-more@example.com"}})
+	wantPage(t, resp, body, http.StatusTooManyRequests)
+	// The next window starts afresh.
+	clk.Set(noon.Add(time.Hour))
+	resp, body = b.post("/sign-in", url.Values{"email": {"again@example.com"}})
+	wantPage(t, resp, body, http.StatusOK)
+}
+
+// The throttle's limits, as the account package sets them.
+const (
+	perEmailLimit   = 6
+	perAddressLimit = 30
+)
+
+func nth(i int) string { return string(rune('a'+i/26)) + string(rune('a'+i%26)) }
+
+// signedInBrowser returns a browser signed in as dev@example.com, the test
+// app's account.
+func signedInBrowser(t *testing.T, ta *testApp) *browser {
+	t.Helper()
+	b := newBrowser(ta)
+	b.signIn(t, "dev@example.com", "")
+	return b
+}
+
+// TestCrossSiteFormsChangeNothing posts every form that changes state from
+// another site: each is refused with 403 before it runs.
+func TestCrossSiteFormsChangeNothing(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	ctx := context.Background()
+	keys, _ := ta.Store().Keys(ctx, 1)
+	mails := len(ta.outbox())
+	for _, tt := range []struct {
+		path string
+		form url.Values
+	}{
+		{"/sign-in", url.Values{"email": {"x@example.com"}}},
+		{"/sign-in/confirm", url.Values{"token": {strings.Repeat("A", 43)}}},
+		{"/sign-out", url.Values{}},
+		{"/account/keys", url.Values{"name": {"stolen"}}},
+		{"/account/keys/" + keys[0].ID + "/revoke", url.Values{}},
+		{"/account/interests", url.Values{"tags": {"job"}, "frequency": {"daily"}}},
+		{"/account/interests/stop", url.Values{}},
+		{"/account/delete", url.Values{"confirm": {"dev@example.com"}}},
+	} {
+		for _, h := range [][]string{
+			{"Sec-Fetch-Site", "cross-site"},
+			{"Origin", "https://evil.example"},
+		} {
+			resp, body := b.post(tt.path, tt.form, h...)
+			wantPage(t, resp, body, http.StatusForbidden)
+			if !strings.Contains(body, "forbidden_origin") {
+				t.Errorf("%s: the 403 page does not name its code", tt.path)
+			}
+		}
+	}
+	if after, _ := ta.Store().Keys(ctx, 1); len(after) != len(keys) || after[0].RevokedAt != nil {
+		t.Errorf("keys changed: %+v", after)
+	}
+	if _, err := ta.Store().Interests(ctx, 1); err == nil {
+		t.Error("interests were saved")
+	}
+	if n := len(ta.outbox()); n != mails {
+		t.Errorf("%d messages were sent", n-mails)
+	}
+	resp, body := b.get("/account")
+	wantPage(t, resp, body, http.StatusOK) // still signed in, account still there
+	// The service's own pages post same-origin.
+	resp, body = b.post("/account/keys", url.Values{"name": {"mine"}}, "Sec-Fetch-Site", "same-origin", "Origin", "https://signals.example")
+	wantPage(t, resp, body, http.StatusOK)
+}
+
+// TestKeysInTheAccount creates a key, uses it, and revokes it.
+func TestKeysInTheAccount(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	// Requests with the operator's key count against the account.
+	for range 3 {
+		resp, body := ta.get("/api/v1/usage")
+		wantStatus(t, resp, body, http.StatusOK)
+	}
+
+	resp, body := b.post("/account/keys", url.Values{"name": {"laptop <script>"}})
+	wantPage(t, resp, body, http.StatusOK)
+	secret := regexp.MustCompile(`sig_[0-9A-Za-z]{38}`).FindString(body)
+	if secret == "" || !auth.WellFormed(secret) {
+		t.Fatalf("the answer does not show the new key:\n%s", body)
+	}
+	if strings.Contains(body, "laptop <script>") {
+		t.Error("the key's name is not escaped")
+	}
+	resp, raw := ta.get("/api/v1/usage", "Authorization", "Bearer "+secret)
+	wantStatus(t, resp, raw, http.StatusOK)
+	u := decode[struct {
+		DailyRequests struct{ Used int } `json:"daily_requests"`
+	}](t, raw)
+	if u.DailyRequests.Used != 4 {
+		t.Errorf("the new key sees %d requests today, want 4: usage is per account", u.DailyRequests.Used)
+	}
+
+	resp, body = b.get("/account")
+	wantPage(t, resp, body, http.StatusOK)
+	if strings.Contains(body, secret) {
+		t.Fatal("the key is shown again")
+	}
+	if !strings.Contains(body, "laptop &lt;script&gt;") || !strings.Contains(body, auth.Hint(secret)) {
+		t.Errorf("the key list lacks the new key's name or prefix:\n%s", body)
+	}
+	keys, _ := ta.Store().Keys(context.Background(), 1)
+	var id string
+	for _, k := range keys {
+		if k.Name == "laptop <script>" {
+			id = k.ID
+		}
+	}
+	resp, body = b.post("/account/keys/"+id+"/revoke", url.Values{})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+secret)
+	wantStatus(t, resp, raw, http.StatusUnauthorized)
+	resp, body = b.post("/account/keys/"+id+"/revoke", url.Values{})
+	wantPage(t, resp, body, http.StatusNotFound)
+
+	// Another account's key is not this account's to revoke.
+	other, _ := ta.Store().CreateAccount(context.Background(), "other@example.com", time.Now())
+	otherKey, k, _ := auth.Issue(context.Background(), ta.Store(), other.ID, "theirs", time.Now())
+	resp, body = b.post("/account/keys/"+k.ID+"/revoke", url.Values{})
+	wantPage(t, resp, body, http.StatusNotFound)
+	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+otherKey)
+	wantStatus(t, resp, raw, http.StatusOK)
+
+	resp, body = b.post("/account/keys", url.Values{"name": {"  "}})
+	wantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.post("/account/keys", url.Values{"name": {"big"}, "pad": {strings.Repeat("x", 40<<10)}})
+	wantPage(t, resp, body, http.StatusBadRequest)
+}
+
+func TestAccountPages(t *testing.T) {
+	ta := newTestApp(t)
+	anonymous := newBrowser(ta)
+	resp, body := anonymous.get("/account")
+	wantPage(t, resp, body, http.StatusSeeOther)
+	if loc := resp.Header.Get("Location"); loc != "/sign-in?next=%2Faccount" {
+		t.Errorf("Location = %q", loc)
+	}
+	resp, body = anonymous.post("/account/keys", url.Values{"name": {"x"}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+
+	b := signedInBrowser(t, ta)
+	resp, body = b.get("/account", "Accept", "text/markdown")
+	wantPage(t, resp, body, http.StatusOK) // private pages never negotiate Markdown
+	resp, body = b.do(http.MethodDelete, "/account", nil)
+	wantPage(t, resp, body, http.StatusMethodNotAllowed)
+	if allow := resp.Header.Get("Allow"); allow != "GET, HEAD" {
+		t.Errorf("Allow = %q", allow)
+	}
+	resp, body = b.get("/sign-out")
+	wantPage(t, resp, body, http.StatusMethodNotAllowed)
+	resp, body = b.get("/account/nothing")
+	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.do(http.MethodHead, "/account", nil)
+	wantPage(t, resp, body, http.StatusOK)
+	if !strings.Contains(b.mustGet(t, "/account"), "No app is connected.") {
+		t.Error("the connections section is missing")
+	}
+}
+
+func (b *browser) mustGet(t *testing.T, path string) string {
+	t.Helper()
+	resp, body := b.get(path)
+	wantPage(t, resp, body, http.StatusOK)
+	return body
+}
+
+// TestSignOutEndsTheSessionOnTheServer: the cookie of a session that was
+// signed out no longer signs anyone in, even if a copy of it is replayed.
+func TestSignOutEndsTheSessionOnTheServer(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	stolen := b.cookies[session.SecureCookieName]
+	resp, body := b.post("/sign-out", url.Values{})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	if _, ok := b.cookies[session.SecureCookieName]; ok {
+		t.Error("the cookie was not cleared")
+	}
+	replay := newBrowser(ta)
+	replay.cookies[session.SecureCookieName] = stolen
+	resp, body = replay.get("/account")
+	wantPage(t, resp, body, http.StatusSeeOther)
+}
+
+// TestSessionRenewsOnUse: a session in use lives on past its first 30 days.
+func TestSessionRenewsOnUse(t *testing.T) {
+	clk := &clock{t: noon}
+	ta := newTestApp(t, WithClock(clk.Now))
+	b := signedInBrowser(t, ta)
+	clk.Set(noon.Add(20 * 24 * time.Hour))
+	resp, body := b.get("/account")
+	wantPage(t, resp, body, http.StatusOK)
+	checkSessionCookie(t, resp, session.SecureCookieName, true)
+	clk.Set(noon.Add(45 * 24 * time.Hour))
+	b.mustGet(t, "/account")
+	idle := newBrowser(ta)
+	idle.signIn(t, "idle@example.com", "")
+	clk.Set(noon.Add(90 * 24 * time.Hour))
+	resp, body = idle.get("/account")
+	wantPage(t, resp, body, http.StatusSeeOther)
+}
+
+// TestUsageChart: the account area shows today's usage against the
+// account's actual limits, and 30 days of history as an SVG chart.
+func TestUsageChart(t *testing.T) {
+	clk := &clock{t: noon}
+	ta := newTestApp(t, WithClock(clk.Now))
+	ctx := context.Background()
+	if err := ta.Store().SetLimits(ctx, 1, model.Limits{DailyRequests: 5000, MinuteRequests: 45, DailySearches: 12, ConcurrentSearches: 2}); err != nil {
+		t.Fatal(err)
+	}
+	b := signedInBrowser(t, ta)
+	for range 7 {
+		ta.get("/api/v1/usage")
+	}
+	if err := ta.usage.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	today := model.DayOf(noon)
+	days, err := ta.Store().DailyUsage(ctx, 1, today, today.AddDate(0, 0, 1))
+	if err != nil || len(days) != 1 || days[0].Requests != 7 {
+		t.Fatalf("recorded today: %+v, %v; want 7 requests", days, err)
+	}
+	if err := ta.Store().AddDailyUsage(ctx, []store.DayUsage{
+		{AccountID: 1, Day: today.AddDate(0, 0, -3), Requests: 321, Searches: 4},
+		{AccountID: 1, Day: today.AddDate(0, 0, -40), Requests: 999},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	body := b.mustGet(t, "/account")
+	for _, want := range []string{
+		"<td>5,000</td>", "<td>12</td>", "<td>45</td>", "00:00 UTC, Sun 22 Nov",
+		"<svg", "<title>Wed 18 Nov: 321 requests</title>", "<title>Wed 18 Nov: 4 searches</title>",
+		"<title>Sat 21 Nov: 7 requests</title>",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the account page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, ": 999 requests") {
+		t.Error("the chart shows a day older than 30 days")
+	}
+}
+
+// TestDeleteAccount: deleting revokes keys and sessions at once and
+// removes the data; the email can sign up again as a new account.
+func TestDeleteAccount(t *testing.T) {
+	ta := newTestApp(t)
+	ctx := context.Background()
+	b := signedInBrowser(t, ta)
+	second := signedInBrowser(t, ta) // another browser's session
+	b.post("/account/interests", url.Values{"tags": {"job"}, "frequency": {"daily"}})
+
+	resp, body := b.post("/account/delete", url.Values{"confirm": {"someone@example.com"}})
+	wantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.post("/account/delete", url.Values{"confirm": {"DEV@example.com"}})
+	wantPage(t, resp, body, http.StatusOK)
+	if !strings.Contains(body, "deleted") || strings.Contains(body, "Sign out") {
+		t.Errorf("answer:\n%s", body)
+	}
+	resp, raw := ta.get("/api/v1/usage")
+	wantStatus(t, resp, raw, http.StatusUnauthorized)
+	resp, body = second.get("/account")
+	wantPage(t, resp, body, http.StatusSeeOther)
+	if _, err := ta.Store().AccountByEmail(ctx, "dev@example.com"); err == nil {
+		t.Fatal("the account is still there")
+	}
+
+	again := newBrowser(ta)
+	again.signIn(t, "dev@example.com", "")
+	acct, err := ta.Store().AccountByEmail(ctx, "dev@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := ta.Store().Keys(ctx, acct.ID); len(keys) != 0 {
+		t.Errorf("the new account has %d keys", len(keys))
+	}
+	if _, err := ta.Store().Interests(ctx, acct.ID); err == nil {
+		t.Error("the new account has the old one's interests")
+	}
+}
+
+// digestMails returns the messages of the outbox that are digests.
+func digestMails(t *testing.T, ta *testApp) []*mail.Message {
+	t.Helper()
+	var out []*mail.Message
+	for _, raw := range ta.outbox() {
+		m, err := mail.ReadMessage(strings.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(m.Header.Get("Subject"), "digest") {
+			m.Body = io.NopCloser(strings.NewReader(raw))
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestInterestsAndDigests chooses interests, receives a digest of what is
+// new, and unsubscribes with one click and no session.
+func TestInterestsAndDigests(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 10, 1, 6, 0, 0, 0, time.UTC)}
+	ta := newTestApp(t, WithClock(clk.Now))
+	ctx := context.Background()
+	b := signedInBrowser(t, ta)
+	if body := b.mustGet(t, "/account"); !strings.Contains(body, "You receive no email from us besides sign-in links") {
+		t.Error("a new account shows interests it never chose")
+	}
+	resp, body := b.post("/account/interests", url.Values{"frequency": {"daily"}})
+	wantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.post("/account/interests", url.Values{"tags": {"funding", "nonsense"}, "frequency": {"daily"}})
+	wantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.post("/account/interests", url.Values{"tags": {"funding"}, "countries": {"canada"}, "frequency": {"daily"}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	if body := b.mustGet(t, "/account"); !strings.Contains(body, "<strong>daily</strong> digest") {
+		t.Errorf("the page does not show the chosen interests:\n%s", body)
+	}
+
+	observed := func(at time.Time) func(*model.Signal) {
+		return func(s *model.Signal) { o := model.TimeOf(at, 0); s.ObservedAt = &o }
+	}
+	storetest.Put(t, ta.Store(),
+		storetest.Sig("old", 1, observed(clk.Now().Add(-time.Hour))),           // before the interests
+		storetest.Sig("new-match", 2, observed(clk.Now().Add(30*time.Minute))), // funding, canada
+		storetest.Sig("new-job", 3, observed(clk.Now().Add(30*time.Minute)), func(s *model.Signal) { s.Tag = "job" }),
+		storetest.Sig("new-hidden", 4, observed(clk.Now().Add(30*time.Minute)), func(s *model.Signal) { s.Status = model.StatusHidden }),
+	)
+	// Before the hour, the period under way began before the interests
+	// were chosen: the first digest is the next period's.
+	clk.Set(time.Date(2026, 10, 1, 6, 59, 0, 0, time.UTC))
+	sendDue(t, ta)
+	if n := len(digestMails(t, ta)); n != 0 {
+		t.Fatalf("%d digests before the first period of the interests", n)
+	}
+	clk.Set(time.Date(2026, 10, 1, 7, 0, 30, 0, time.UTC))
+	sendDue(t, ta)
+	sendDue(t, ta) // once per period
+	mails := digestMails(t, ta)
+	if len(mails) != 1 {
+		t.Fatalf("%d digests, want 1", len(mails))
+	}
+	m := mails[0]
+	raw, _ := io.ReadAll(m.Body)
+	if !bytes.Contains(raw, []byte("https://example.org/new-match")) ||
+		bytes.Contains(raw, []byte("example.org/new-job")) || bytes.Contains(raw, []byte("example.org/old")) ||
+		bytes.Contains(raw, []byte("new-hidden")) {
+		t.Errorf("digest holds the wrong signals:\n%s", raw)
+	}
+	unsub := m.Header.Get("List-Unsubscribe")
+	if m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" ||
+		!regexp.MustCompile(`^<https://signals\.example/unsubscribe\?token=[A-Za-z0-9_-]{43}>$`).MatchString(unsub) {
+		t.Fatalf("List-Unsubscribe %q, List-Unsubscribe-Post %q", unsub, m.Header.Get("List-Unsubscribe-Post"))
+	}
+
+	// The next day, nothing new: no mail.
+	clk.Set(time.Date(2026, 10, 2, 7, 5, 0, 0, time.UTC))
+	sendDue(t, ta)
+	if n := len(digestMails(t, ta)); n != 1 {
+		t.Fatalf("%d digests after a day with nothing new, want still 1", n)
+	}
+
+	// One click, as a mail provider posts it: no cookie, no Origin.
+	u, _ := url.Parse(strings.Trim(unsub, "<>"))
+	provider := newBrowser(ta)
+	resp, body = provider.get(u.RequestURI())
+	wantPage(t, resp, body, http.StatusOK)
+	if _, err := ta.Store().Interests(ctx, 1); err != nil {
+		t.Fatal("fetching the unsubscribe link unsubscribed")
+	}
+	resp, body = provider.post(u.RequestURI(), url.Values{"List-Unsubscribe": {"One-Click"}})
+	wantPage(t, resp, body, http.StatusOK)
+	if _, err := ta.Store().Interests(ctx, 1); err == nil {
+		t.Error("still subscribed after one-click unsubscription")
+	}
+	resp, body = provider.post("/unsubscribe?token="+strings.Repeat("A", 43), url.Values{"List-Unsubscribe": {"One-Click"}})
+	wantPage(t, resp, body, http.StatusNotFound)
+}
+
+func sendDue(t *testing.T, ta *testApp) {
+	t.Helper()
+	if err := ta.digests.SendDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDigestsOnceAcrossProcesses runs the digest senders of two apps on one
+// database at the same moment: each account gets one digest.
+func TestDigestsOnceAcrossProcesses(t *testing.T) {
+	at := time.Date(2026, 10, 1, 7, 1, 0, 0, time.UTC)
+	clk := &clock{t: at.Add(-2 * time.Hour)}
+	first := newTestApp(t, WithClock(clk.Now))
+	cfg := first.cfg
+	second, err := New(context.Background(), cfg, first.log, WithClock(clk.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	ctx := context.Background()
+	var signals []model.Signal
+	for i := range 20 {
+		email := "p" + nth(i) + "@example.com"
+		acct, err := first.Store().CreateAccount(ctx, email, clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := first.Store().PutInterests(ctx, acct.ID, model.Interests{Tags: []string{"funding"}, Frequency: model.Daily, Since: clk.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	obs := model.TimeOf(at.Add(-time.Hour), 0)
+	signals = append(signals, storetest.Sig("s", 1, func(s *model.Signal) { s.ObservedAt = &obs }))
+	storetest.Put(t, first.Store(), signals...)
+	clk.Set(at)
+	errs := make(chan error, 2)
+	go func() { errs <- first.digests.SendDue(ctx) }()
+	go func() { errs <- second.digests.SendDue(ctx) }()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	to := map[string]int{}
+	for _, m := range digestMails(t, first) {
+		to[m.Header.Get("To")]++
+	}
+	if len(to) != 20 {
+		t.Errorf("%d accounts got a digest, want 20", len(to))
+	}
+	for addr, n := range to {
+		if n != 1 {
+			t.Errorf("%s got %d digests", addr, n)
+		}
+	}
+}
+
+// TestSecretsNeverReachTheLog signs in, creates a key and unsubscribes
+// with the log captured: no token, link or key appears in it.
+func TestSecretsNeverReachTheLog(t *testing.T) {
+	var logs syncBuffer
+	ta := newTestApp(t, func(a *App) { a.log = slogTo(&logs) })
+	b := newBrowser(ta)
+	b.signIn(t, "log@example.com", "")
+	mails := ta.outbox()
+	token := linkToken(t, mails[len(mails)-1])
+	_, body := b.post("/account/keys", url.Values{"name": {"k"}})
+	key := regexp.MustCompile(`sig_[0-9A-Za-z]{38}`).FindString(body)
+	for _, secret := range []string{token, key, b.cookies[session.SecureCookieName]} {
+		if secret == "" || strings.Contains(logs.String(), secret) {
+			t.Errorf("secret %q is empty or in the log:\n%s", secret, logs.String())
+		}
+	}
+	if !strings.Contains(logs.String(), "mail sent") {
+		t.Errorf("the log does not say where mail went:\n%s", logs.String())
+	}
+}
+
+func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }

@@ -1,0 +1,603 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"html"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"signals/internal/mcp"
+	"signals/internal/store/postgres/pgtest"
+)
+
+const (
+	testResource = "https://signals.example/mcp"
+	testRedirect = "http://127.0.0.1:9/callback"
+)
+
+// register registers a public client with one redirect URI and name.
+func register(t *testing.T, base, name string) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"client_name": name, "redirect_uris": []string{testRedirect},
+		"token_endpoint_auth_method": "none", "grant_types": []string{"authorization_code", "refresh_token"}})
+	resp, err := http.Post(base+"/oauth/register", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("register: %d %s", resp.StatusCode, raw)
+	}
+	var out struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	json.Unmarshal(raw, &out)
+	if out.ClientID == "" || out.ClientSecret != "" {
+		t.Fatalf("registration answer %s", raw)
+	}
+	return out.ClientID
+}
+
+// oauthConfig is a golang.org/x/oauth2 client of the test server.
+func oauthConfig(base, clientID string, scopes ...string) *oauth2.Config {
+	return &oauth2.Config{ClientID: clientID, RedirectURL: testRedirect, Scopes: scopes,
+		Endpoint: oauth2.Endpoint{AuthURL: base + "/oauth/authorize", TokenURL: base + "/oauth/token",
+			AuthStyle: oauth2.AuthStyleInParams}}
+}
+
+var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)
+
+// consent follows an authorization URL as the signed-in browser, answers
+// the consent page with decision and returns the redirect's parameters.
+func (b *browser) consent(t *testing.T, authURL, decision string) url.Values {
+	t.Helper()
+	u, _ := url.Parse(authURL)
+	resp, body := b.get(u.RequestURI())
+	wantPage(t, resp, body, http.StatusOK)
+	for _, want := range []string{`<button type="submit" name="decision" value="allow">`, `name="decision" value="deny">`} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("consent page lacks %s:\n%s", want, body)
+		}
+	}
+	form := url.Values{"decision": {decision}}
+	for _, m := range hiddenField.FindAllStringSubmatch(body, -1) {
+		form.Set(m[1], html.UnescapeString(m[2]))
+	}
+	resp, body = b.post("/oauth/authorize", form, "Origin", "https://signals.example")
+	if resp.StatusCode != http.StatusFound {
+		t.Fatalf("consent answer %d:\n%s", resp.StatusCode, body)
+	}
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil || !strings.HasPrefix(loc.String(), testRedirect+"?") {
+		t.Fatalf("redirect to %q", resp.Header.Get("Location"))
+	}
+	return loc.Query()
+}
+
+// authorize runs the authorization code flow with PKCE through x/oauth2
+// and the browser, and returns the token.
+func authorize(t *testing.T, b *browser, conf *oauth2.Config) (*oauth2.Token, string) {
+	t.Helper()
+	verifier := oauth2.GenerateVerifier()
+	authURL := conf.AuthCodeURL("st4te", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
+	q := b.consent(t, authURL, "allow")
+	if q.Get("state") != "st4te" || q.Get("iss") != "https://signals.example" || q.Get("code") == "" {
+		t.Fatalf("redirect parameters %v", q)
+	}
+	tok, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier),
+		oauth2.SetAuthURLParam("resource", testResource))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok, q.Get("code")
+}
+
+// callTool calls a tool on /mcp with an access token; it returns the status
+// and the response.
+func oauthCall(t *testing.T, base, token, tool string) (*http.Response, string) {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{}}}`
+	if tool == mcp.SearchTool {
+		body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_signals","arguments":{"query":"robots"}}}`
+	}
+	if tool == "tools/list" {
+		body = rpcToolsList
+	}
+	req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp, string(raw)
+}
+
+func wantTool(t *testing.T, base, token, tool string, status int) *http.Response {
+	t.Helper()
+	resp, body := oauthCall(t, base, token, tool)
+	if resp.StatusCode != status {
+		t.Fatalf("%s: status %d, want %d\n%s", tool, resp.StatusCode, status, body)
+	}
+	if status == http.StatusOK && strings.Contains(body, `"isError":true`) {
+		t.Fatalf("%s failed: %s", tool, body)
+	}
+	return resp
+}
+
+func oauthError(err error) string {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		return re.ErrorCode
+	}
+	return ""
+}
+
+// TestOAuthFlowWithGoClient drives discovery-less registration, consent
+// after sign-in, PKCE, tool calls, refresh rotation and replay detection
+// with golang.org/x/oauth2 against the real server.
+func TestOAuthFlowWithGoClient(t *testing.T) {
+	ta, clk := newClockApp(t, noon)
+	ta.put(fixtures()...)
+	ctx := context.Background()
+	client := register(t, ta.srv.URL, "Go <Client>")
+	conf := oauthConfig(ta.srv.URL, client, "signals:read", "signals:search")
+
+	// Not signed in: sign in first, then come back to consent.
+	b := newBrowser(ta)
+	verifier := oauth2.GenerateVerifier()
+	authURL := conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
+	u, _ := url.Parse(authURL)
+	resp, body := b.get(u.RequestURI())
+	wantPage(t, resp, body, http.StatusSeeOther)
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	if loc.Path != "/sign-in" || loc.Query().Get("next") != u.RequestURI() {
+		t.Fatalf("not signed in: sent to %s", loc)
+	}
+	back := b.signIn(t, "dev@example.com", loc.Query().Get("next"))
+	if back != u.RequestURI() {
+		t.Fatalf("after sign-in: sent to %q", back)
+	}
+	q := b.consent(t, ta.srv.URL+back, "allow")
+	tok, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.TokenType != "Bearer" || tok.RefreshToken == "" || tok.Extra("scope") != "signals:read signals:search" {
+		t.Fatalf("token %+v scope %v", tok, tok.Extra("scope"))
+	}
+	if got := int(time.Until(tok.Expiry).Round(time.Minute).Minutes()); got != 60 {
+		t.Errorf("access token lives %d minutes, want 60", got)
+	}
+	for _, tool := range []string{"tools/list", mcp.ListTool, mcp.SearchTool} {
+		resp := wantTool(t, ta.srv.URL, tok.AccessToken, tool, http.StatusOK)
+		if tool == mcp.ListTool && resp.Header.Get("RateLimit") == "" {
+			t.Error("an OAuth tool call is not counted against the account")
+		}
+	}
+
+	// The code works once; its second use revokes what the first issued.
+	if _, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier)); oauthError(err) != "invalid_grant" {
+		t.Fatalf("second use of a code: %v", err)
+	}
+	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+
+	// A fresh connection; refresh rotates; the old refresh token replayed
+	// ends the whole connection, newest tokens included.
+	tok, _ = authorize(t, b, conf)
+	old := tok.RefreshToken
+	tok.Expiry = time.Now().Add(-time.Minute)
+	fresh, err := conf.TokenSource(ctx, tok).Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.RefreshToken == old || fresh.AccessToken == tok.AccessToken {
+		t.Fatal("refresh did not rotate the tokens")
+	}
+	wantTool(t, ta.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusOK)
+	_, err = conf.TokenSource(ctx, &oauth2.Token{RefreshToken: old, Expiry: time.Now().Add(-time.Minute)}).Token()
+	if oauthError(err) != "invalid_grant" {
+		t.Fatalf("replayed refresh token: %v", err)
+	}
+	wantTool(t, ta.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	fresh.Expiry = time.Now().Add(-time.Minute)
+	if _, err := conf.TokenSource(ctx, fresh).Token(); oauthError(err) != "invalid_grant" {
+		t.Fatalf("newest refresh token after a replay: %v", err)
+	}
+
+	// Access tokens last an hour; a connection at most 30 days from consent.
+	tok, _ = authorize(t, b, conf)
+	clk.Set(noon.Add(61 * time.Minute))
+	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	tok.Expiry = time.Now().Add(-time.Minute)
+	for day := 1; day <= 29; day += 7 {
+		clk.Set(noon.Add(time.Duration(day) * 24 * time.Hour))
+		if tok, err = conf.TokenSource(ctx, tok).Token(); err != nil {
+			t.Fatalf("refresh on day %d: %v", day, err)
+		}
+		tok.Expiry = time.Now().Add(-time.Minute)
+	}
+	clk.Set(noon.Add(30*24*time.Hour + time.Second))
+	if _, err := conf.TokenSource(ctx, tok).Token(); oauthError(err) != "invalid_grant" {
+		t.Fatalf("refresh after 30 days: %v", err)
+	}
+}
+
+func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
+	ta, clk := newClockApp(t, noon)
+	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, "Slow"))
+	b := signedInBrowser(t, ta)
+	verifier := oauth2.GenerateVerifier()
+	q := b.consent(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+	clk.Set(noon.Add(61 * time.Second))
+	if _, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier)); oauthError(err) != "invalid_grant" {
+		t.Fatalf("expired code: %v", err)
+	}
+}
+
+func TestOAuthTokenRefusals(t *testing.T) {
+	ta := newTestApp(t)
+	client := register(t, ta.srv.URL, "C")
+	other := register(t, ta.srv.URL, "Other")
+	b := signedInBrowser(t, ta)
+	newCode := func() (string, string) {
+		verifier := oauth2.GenerateVerifier()
+		conf := oauthConfig(ta.srv.URL, client)
+		q := b.consent(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+		return q.Get("code"), verifier
+	}
+	for _, tc := range []struct {
+		name string
+		form func(code, verifier string) url.Values
+		code string
+	}{
+		{"wrong verifier", func(c, v string) url.Values {
+			return url.Values{"code_verifier": {oauth2.GenerateVerifier()}}
+		}, "invalid_grant"},
+		{"no verifier", func(c, v string) url.Values { return url.Values{"code_verifier": {""}} }, "invalid_request"},
+		{"other redirect URI", func(c, v string) url.Values {
+			return url.Values{"redirect_uri": {"http://127.0.0.1:9/other"}}
+		}, "invalid_grant"},
+		{"other client", func(c, v string) url.Values { return url.Values{"client_id": {other}} }, "invalid_grant"},
+		{"unknown client", func(c, v string) url.Values { return url.Values{"client_id": {"client_nope"}} }, "invalid_client"},
+		{"other resource", func(c, v string) url.Values {
+			return url.Values{"resource": {"https://signals.example/api/v1"}}
+		}, "invalid_target"},
+		{"password grant", func(c, v string) url.Values { return url.Values{"grant_type": {"password"}} }, "unsupported_grant_type"},
+		{"client credentials", func(c, v string) url.Values {
+			return url.Values{"grant_type": {"client_credentials"}}
+		}, "unsupported_grant_type"},
+		{"repeated code", func(c, v string) url.Values { return url.Values{"code": {c, c}} }, "invalid_request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, verifier := newCode()
+			form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
+				"redirect_uri": {testRedirect}, "client_id": {client}}
+			for k, v := range tc.form(code, verifier) {
+				form[k] = v
+			}
+			resp, err := http.PostForm(ta.srv.URL+"/oauth/token", form)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var e struct {
+				Error string `json:"error"`
+				Desc  string `json:"error_description"`
+			}
+			json.NewDecoder(resp.Body).Decode(&e)
+			want := http.StatusBadRequest
+			if tc.code == "invalid_client" {
+				want = http.StatusUnauthorized
+			}
+			if resp.StatusCode != want || e.Error != tc.code || e.Desc == "" {
+				t.Errorf("status %d error %q (%s), want %d %s", resp.StatusCode, e.Error, e.Desc, want, tc.code)
+			}
+			if resp.Header.Get("Cache-Control") != "no-store" || resp.Header.Get("Content-Type") != "application/json" {
+				t.Errorf("headers %v", resp.Header)
+			}
+		})
+	}
+}
+
+func TestOAuthScopes(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, "Reader"), "signals:read")
+	tok, _ := authorize(t, b, conf)
+	wantTool(t, ta.srv.URL, tok.AccessToken, "tools/list", http.StatusOK)
+	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
+	if resp, body := oauthCall(t, ta.srv.URL, tok.AccessToken, mcp.GetTool); resp.StatusCode != http.StatusOK {
+		t.Errorf("get_signal with signals:read: %d %s", resp.StatusCode, body) // a tool result, not a scope refusal
+	}
+	resp := wantTool(t, ta.srv.URL, tok.AccessToken, mcp.SearchTool, http.StatusForbidden)
+	want := `Bearer error="insufficient_scope", scope="signals:read signals:search", resource_metadata="https://signals.example/.well-known/oauth-protected-resource/mcp"`
+	if got := resp.Header.Get("WWW-Authenticate"); got != want {
+		t.Errorf("WWW-Authenticate = %s\nwant %s", got, want)
+	}
+
+	// OAuth tokens are for /mcp only, never for the HTTP API; only in the header.
+	r, body := ta.get("/api/v1/signals", "Authorization", "Bearer "+tok.AccessToken)
+	wantStatus(t, r, body, http.StatusUnauthorized)
+	if r2, _ := ta.mcpPost(rpcListCall, "Authorization", ""); r2.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no header: %d", r2.StatusCode)
+	}
+	req, _ := http.NewRequest(http.MethodPost, ta.srv.URL+"/mcp?access_token="+url.QueryEscape(tok.AccessToken), strings.NewReader(rpcListCall))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if r3, _ := ta.send(req); r3.StatusCode != http.StatusUnauthorized {
+		t.Errorf("token in the query: %d", r3.StatusCode)
+	}
+}
+
+func TestOAuthAuthorizeRefusals(t *testing.T) {
+	ta := newTestApp(t)
+	client := register(t, ta.srv.URL, "C")
+	b := signedInBrowser(t, ta)
+	challenge := strings.Repeat("a", 43)
+	good := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
+		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {testResource},
+		"scope": {"signals:read"}, "state": {"x"}}
+	for _, tc := range []struct {
+		name  string
+		param string
+		value []string
+	}{
+		{"unknown client", "client_id", []string{"client_unknown"}},
+		{"redirect not registered", "redirect_uri", []string{"https://evil.example/callback"}},
+		{"redirect prefix", "redirect_uri", []string{testRedirect + "/more"}},
+		{"no challenge", "code_challenge", nil},
+		{"no method", "code_challenge_method", nil},
+		{"plain", "code_challenge_method", []string{"plain"}},
+		{"no resource", "resource", nil},
+		{"other resource", "resource", []string{"https://signals.example/api/v1"}},
+		{"unknown scope", "scope", []string{"signals:read admin"}},
+		{"token response", "response_type", []string{"token"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := url.Values{}
+			for k, v := range good {
+				q[k] = v
+			}
+			if tc.value == nil {
+				q.Del(tc.param)
+			} else {
+				q[tc.param] = tc.value
+			}
+			resp, body := b.get("/oauth/authorize?" + q.Encode())
+			wantPage(t, resp, body, http.StatusBadRequest)
+			if resp.Header.Get("Location") != "" {
+				t.Errorf("redirects to %s", resp.Header.Get("Location"))
+			}
+		})
+	}
+	// Deny goes back with access_denied and the state.
+	conf := oauthConfig(ta.srv.URL, client)
+	q := b.consent(t, conf.AuthCodeURL("keep", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", testResource)), "deny")
+	if q.Get("error") != "access_denied" || q.Get("state") != "keep" || q.Has("code") {
+		t.Errorf("deny: %v", q)
+	}
+	// The consent form is refused cross-site.
+	resp, _ := b.post("/oauth/authorize", url.Values{"decision": {"allow"}}, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site")
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site consent: %d", resp.StatusCode)
+	}
+}
+
+func TestOAuthRegistrationRefusals(t *testing.T) {
+	ta := newTestApp(t)
+	for _, tc := range []struct{ name, body, code string }{
+		{"no redirect", `{"client_name":"x"}`, "invalid_redirect_uri"},
+		{"http elsewhere", `{"redirect_uris":["http://example.com/cb"]}`, "invalid_redirect_uri"},
+		{"fragment", `{"redirect_uris":["https://example.com/cb#x"]}`, "invalid_redirect_uri"},
+		{"relative", `{"redirect_uris":["/cb"]}`, "invalid_redirect_uri"},
+		{"javascript", `{"redirect_uris":["javascript:alert(1)"]}`, "invalid_redirect_uri"},
+		{"secret", `{"redirect_uris":["https://example.com/cb"],"token_endpoint_auth_method":"client_secret_basic"}`, "invalid_client_metadata"},
+		{"implicit", `{"redirect_uris":["https://example.com/cb"],"grant_types":["implicit"]}`, "invalid_client_metadata"},
+		{"not json", `redirect_uris=x`, "invalid_client_metadata"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, err := http.Post(ta.srv.URL+"/oauth/register", "application/json", strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var e struct {
+				Error string `json:"error"`
+			}
+			json.NewDecoder(resp.Body).Decode(&e)
+			if resp.StatusCode != http.StatusBadRequest || e.Error != tc.code {
+				t.Errorf("status %d error %q, want 400 %s", resp.StatusCode, e.Error, tc.code)
+			}
+		})
+	}
+}
+
+func TestOAuthConnectionsInTheAccount(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, `<script>alert("x")</script>`))
+	tok, _ := authorize(t, b, conf)
+	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
+	page := b.mustGet(t, "/account")
+	if strings.Contains(page, `<script>alert`) || !strings.Contains(page, `&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;`) {
+		t.Fatalf("client name not shown escaped:\n%s", page)
+	}
+	id := regexp.MustCompile(`/account/connections/([a-z0-9_]+)/disconnect`).FindStringSubmatch(page)
+	if id == nil {
+		t.Fatalf("no Disconnect in\n%s", page)
+	}
+	resp, body := b.post("/account/connections/"+id[1]+"/disconnect", url.Values{}, "Origin", "https://signals.example")
+	wantPage(t, resp, body, http.StatusSeeOther)
+	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	tok.Expiry = time.Now().Add(-time.Minute)
+	if _, err := conf.TokenSource(context.Background(), tok).Token(); oauthError(err) != "invalid_grant" {
+		t.Fatalf("refresh after Disconnect: %v", err)
+	}
+
+	// RFC 7009 revocation of the refresh token ends the connection too.
+	tok, _ = authorize(t, b, conf)
+	resp2, err := http.PostForm(ta.srv.URL+"/oauth/revoke", url.Values{"token": {tok.RefreshToken}, "client_id": {conf.ClientID}})
+	if err != nil || resp2.StatusCode != http.StatusOK {
+		t.Fatalf("revoke: %v %v", err, resp2.Status)
+	}
+	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	if r, _ := http.PostForm(ta.srv.URL+"/oauth/revoke", url.Values{"token": {"sigoa_unknown"}}); r.StatusCode != http.StatusOK {
+		t.Errorf("revoking an unknown token: %d", r.StatusCode)
+	}
+
+	// Deleting the account ends every grant.
+	tok, _ = authorize(t, b, conf)
+	resp, body = b.post("/account/delete", url.Values{"confirm": {"dev@example.com"}}, "Origin", "https://signals.example")
+	if resp.StatusCode >= 400 {
+		t.Fatalf("delete: %d %s", resp.StatusCode, body)
+	}
+	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+}
+
+// TestOAuthRefreshReplayAcrossReplicas runs two services on one PostgreSQL
+// database: a refresh token used on one and replayed on the other ends the
+// connection.
+func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
+	db, outbox := pgtest.FreshSchema(t), t.TempDir()
+	one, two := replicaServer(t, db, outbox), replicaServer(t, db, outbox)
+	b := newBrowser(&testApp{App: one.App, srv: one.srv, t: t})
+	b.signIn(t, "dev@example.com", "")
+	conf := oauthConfig(one.srv.URL, register(t, one.srv.URL, "Replicated"))
+	tok, _ := authorize(t, b, conf)
+	wantTool(t, two.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
+	old := tok.RefreshToken
+	tok.Expiry = time.Now().Add(-time.Minute)
+	fresh, err := conf.TokenSource(context.Background(), tok).Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	confTwo := oauthConfig(two.srv.URL, conf.ClientID)
+	_, err = confTwo.TokenSource(context.Background(), &oauth2.Token{RefreshToken: old, Expiry: time.Now().Add(-time.Minute)}).Token()
+	if oauthError(err) != "invalid_grant" {
+		t.Fatalf("replay on the other replica: %v", err)
+	}
+	wantTool(t, one.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	wantTool(t, two.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+}
+
+type replica struct {
+	*App
+	srv *httptest.Server
+}
+
+// replicaServer starts one more service on database; all share one outbox.
+func replicaServer(t *testing.T, db, outbox string) replica {
+	t.Helper()
+	cfg := Config{BaseURL: "https://signals.example", Database: db, Mail: MailConfig{Outbox: outbox, DigestHour: 7}}
+	a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(srv.Close)
+	return replica{a, srv}
+}
+
+// TestOAuthMetadata checks the two metadata documents field by field
+// against RFC 8414 §2 and §3 and RFC 9728 §2 and §3, and that the 401 of
+// /mcp leads to them.
+func TestOAuthMetadata(t *testing.T) {
+	ta := newTestApp(t)
+	resp, body := ta.mcpPost(rpcListCall, "Authorization", "")
+	wantStatus(t, resp, body, http.StatusUnauthorized)
+	challenge := resp.Header.Get("WWW-Authenticate")
+	m := regexp.MustCompile(`resource_metadata="([^"]+)"`).FindStringSubmatch(challenge)
+	if m == nil {
+		t.Fatalf("401 challenge %q names no resource_metadata", challenge)
+	}
+	prmURL, _ := url.Parse(m[1])
+	// RFC 9728 §3.1: the well-known path is inserted before the resource's path.
+	if prmURL.Path != "/.well-known/oauth-protected-resource/mcp" {
+		t.Fatalf("resource_metadata %s", m[1])
+	}
+	resp, body = ta.get(prmURL.Path, "Authorization", "")
+	wantStatus(t, resp, body, http.StatusOK)
+	var prm map[string]any
+	json.Unmarshal(body, &prm)
+	for _, tc := range []struct {
+		field string
+		want  any
+	}{
+		{"resource", testResource}, // §2 REQUIRED; §3.3 identical to the resource asked about
+		{"authorization_servers", []any{"https://signals.example"}},
+		{"scopes_supported", []any{"signals:read", "signals:search"}},
+		{"bearer_methods_supported", []any{"header"}}, // never the query or a form body
+		{"resource_documentation", "https://signals.example/developers/mcp"},
+	} {
+		if got := prm[tc.field]; !jsonEqual(got, tc.want) {
+			t.Errorf("protected resource %s = %v, want %v", tc.field, got, tc.want)
+		}
+	}
+
+	issuer := prm["authorization_servers"].([]any)[0].(string)
+	// RFC 8414 §3.1: /.well-known/oauth-authorization-server + the issuer's path (none).
+	resp, body = ta.get("/.well-known/oauth-authorization-server", "Authorization", "")
+	wantStatus(t, resp, body, http.StatusOK)
+	if resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("Content-Type %q", resp.Header.Get("Content-Type"))
+	}
+	var as map[string]any
+	json.Unmarshal(body, &as)
+	for _, tc := range []struct {
+		field string
+		want  any
+	}{
+		{"issuer", issuer}, // §2 REQUIRED, §3.3 identical to the issuer it was fetched for
+		{"authorization_endpoint", issuer + "/oauth/authorize"},
+		{"token_endpoint", issuer + "/oauth/token"},
+		{"registration_endpoint", issuer + "/oauth/register"},
+		{"revocation_endpoint", issuer + "/oauth/revoke"},
+		{"scopes_supported", []any{"signals:read", "signals:search"}},
+		{"response_types_supported", []any{"code"}}, // REQUIRED
+		{"response_modes_supported", []any{"query"}},
+		{"grant_types_supported", []any{"authorization_code", "refresh_token"}},
+		{"token_endpoint_auth_methods_supported", []any{"none"}},
+		{"revocation_endpoint_auth_methods_supported", []any{"none"}},
+		{"code_challenge_methods_supported", []any{"S256"}},
+		{"service_documentation", issuer + "/developers/mcp"},
+		{"authorization_response_iss_parameter_supported", true},
+		{"client_id_metadata_document_supported", false},
+	} {
+		if got := as[tc.field]; !jsonEqual(got, tc.want) {
+			t.Errorf("authorization server %s = %v, want %v", tc.field, got, tc.want)
+		}
+	}
+	// §2: the issuer is an https URL without query or fragment.
+	if u, err := url.Parse(issuer); err != nil || u.Scheme != "https" || u.RawQuery != "" || u.Fragment != "" {
+		t.Errorf("issuer %q", issuer)
+	}
+	for field := range as {
+		if strings.HasPrefix(field, "jwks") || field == "userinfo_endpoint" || field == "id_token_signing_alg_values_supported" {
+			t.Errorf("OpenID Connect field %s advertised", field)
+		}
+	}
+}
+
+func jsonEqual(got, want any) bool {
+	a, _ := json.Marshal(got)
+	b, _ := json.Marshal(want)
+	return string(a) == string(b)
+}

@@ -1,0 +1,359 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mmcdole/gofeed"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+
+	"signals/internal/failure"
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store/storetest"
+	"signals/internal/web"
+)
+
+// hostile is signal text that tries every way of becoming markup.
+const hostile = "<script>alert(1)</script> [click](javascript:alert(1)) ![x](https://evil.example/x.png)\n" +
+	"# Heading\n===\n~~~\n<b>bold</b> https://evil.example/a www.evil.example mail@evil.example &amp; `code` *em*\n" +
+	"    indented\n> quote\n- item\n<!-- comment --> ]]> </description>"
+
+// newSiteApp is a test app with a few public signals (one hostile), a hub
+// and an article.
+func newSiteApp(t *testing.T) *testApp {
+	t.Helper()
+	ta := newTestApp(t)
+	ta.put(
+		storetest.Sig("plain-1", 1),
+		storetest.Sig("plain-2", 2, func(s *model.Signal) {
+			s.Tag = "job"
+			s.Country = "france"
+			s.Language = "fr"
+			s.PublishedAtPrecision = "day"
+		}),
+		storetest.Sig("evil/1", 3, func(s *model.Signal) {
+			s.Text, s.AuthorName, s.AuthorHeadline = hostile, `<img src=x onerror=alert(1)>`, `[x](https://evil.example/h) ## not a heading`
+			s.SourceURL = "https://example.org/post?a=1&b=<2>"
+		}),
+		storetest.Sig("hidden", 4, func(s *model.Signal) { s.Status = model.StatusHidden; s.Text = "secret hidden text" }),
+	)
+	ctx := context.Background()
+	if err := ta.Store().CreateHub(ctx, model.Hub{Slug: "jobs", Title: "Jobs", Description: "Hiring.", Filter: "tags=job"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ta.Store().PutArticles(ctx, []model.Article{{Slug: "hello", Title: "Hello", Summary: "A first note.",
+		PublishedAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC),
+		Body:        "Some *text* and a [link](/developers).\n\n<script>alert(1)</script>\n\n<b>raw</b>\n"}}); err != nil {
+		t.Fatal(err)
+	}
+	return ta
+}
+
+// Each kind of page, in HTML and in Markdown, is pinned by a golden file.
+func TestSitePagesGolden(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, tt := range []struct{ name, path string }{
+		{"home", "/?page_size=2"},
+		{"home_filtered", "/?tags=job&country=france"},
+		{"hub", "/hubs/jobs"},
+		{"hubs", "/hubs"},
+		{"articles", "/articles"},
+		{"article", "/articles/hello"},
+		{"about", "/about"},
+		{"contact", "/contact"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, format := range []struct{ accept, ext, contentType string }{
+				{"text/html", "html", "text/html; charset=utf-8"},
+				{"text/markdown", "md", "text/markdown; charset=utf-8"},
+			} {
+				resp, body := ta.get(tt.path, "Authorization", "", "Accept", format.accept)
+				if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != format.contentType {
+					t.Fatalf("%s: %d %s\n%s", format.ext, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+				}
+				if resp.Header.Get("Vary") != "Accept" || !strings.Contains(resp.Header.Get("Cache-Control"), "private") {
+					t.Errorf("Vary=%q Cache-Control=%q", resp.Header.Get("Vary"), resp.Header.Get("Cache-Control"))
+				}
+				goldenText(t, "site_"+tt.name+"."+format.ext, body)
+				if bytes.Contains(body, []byte("secret hidden text")) {
+					t.Error("a hidden signal is shown")
+				}
+			}
+		})
+	}
+}
+
+// Every HTML page carries the security headers and links to its feeds.
+func TestSiteHTMLHeaders(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, tt := range []struct{ path, feed string }{
+		{"/", `href="/feed.atom"`},
+		{"/?tags=job", `href="/feed.atom?tags=job"`},
+		{"/hubs/jobs", `href="/hubs/jobs/feed.atom"`},
+		{"/articles/hello", `href="/feed.atom"`},
+		{"/developers", `href="/feed.atom"`},
+		{"/nothing", `href="/feed.atom"`},
+		{"/?tags=nope", `href="/feed.atom"`},
+	} {
+		resp, body := ta.get(tt.path, "Authorization", "")
+		h := resp.Header
+		if h.Get("Content-Security-Policy") != web.ContentSecurityPolicy || h.Get("Referrer-Policy") == "" ||
+			!strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+			t.Errorf("%s: CSP=%q Referrer-Policy=%q", tt.path, h.Get("Content-Security-Policy"), h.Get("Referrer-Policy"))
+		}
+		if !bytes.Contains(body, []byte(`<link rel="alternate" type="application/atom&#43;xml" title="Atom" `+tt.feed)) {
+			t.Errorf("%s: no alternate link %s", tt.path, tt.feed)
+		}
+		if bytes.Contains(body, []byte("<script>")) || bytes.Contains(body, []byte(" style=")) {
+			t.Errorf("%s: an inline script or style, which the CSP would block", tt.path)
+		}
+	}
+}
+
+// Signal text never becomes HTML markup, and source links are marked as
+// user-generated.
+func TestSiteHTMLEscapesSignals(t *testing.T) {
+	ta := newSiteApp(t)
+	_, body := ta.get("/", "Authorization", "")
+	for _, bad := range []string{"<script>alert", "<b>bold", "<img src=x", `href="javascript:`, `href="https://evil.example`} {
+		if bytes.Contains(body, []byte(bad)) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+	if n := bytes.Count(body, []byte(`rel="nofollow noopener ugc"`)); n != 3 {
+		t.Errorf("%d source links with rel=\"nofollow noopener ugc\", want 3", n)
+	}
+	if !bytes.Contains(body, []byte(`href="https://example.org/post?a=1&amp;b=%3C2%3E"`)) {
+		t.Error("the hostile source link is not escaped as expected")
+	}
+}
+
+// In Markdown, nothing a signal says forms a link, an image, a heading or
+// HTML: parsing the page finds only the page's own structure.
+func TestSiteMarkdownEscapesSignals(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, path := range []string{"/", "/hubs/jobs", "/?q=%3Cb%3E%5Bx%5D(y)"} {
+		_, body := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+		md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+		doc := md.Parser().Parse(text.NewReader(body))
+		err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n := n.(type) {
+			case *ast.Image, *ast.RawHTML, *ast.HTMLBlock:
+				t.Errorf("%s: a %s node", path, n.Kind())
+			case *ast.Link:
+				if d := string(n.Destination); !strings.HasPrefix(d, ta.cfg.BaseURL) {
+					t.Errorf("%s: a link to %s", path, d)
+				}
+			case *ast.AutoLink:
+				if u := string(n.URL(body)); !strings.HasPrefix(u, ta.cfg.BaseURL) && !strings.HasPrefix(u, "https://example.org/") {
+					t.Errorf("%s: an autolink to %s", path, u)
+				}
+			case *ast.Heading:
+				if h := string(n.Lines().Value(body)); n.Level > 1 && !headingOfOurs(h) {
+					t.Errorf("%s: a heading %q", path, h)
+				}
+			case *east.Strikethrough:
+				t.Errorf("%s: strikethrough from signal text", path)
+			}
+			return ast.WalkContinue, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// headingOfOurs matches the "N. Kind, Source, …; published …" headings of
+// a feed view.
+func headingOfOurs(h string) bool {
+	num, rest, ok := strings.Cut(h, ". ")
+	return ok && strings.Trim(num, "0123456789") == "" && strings.Contains(rest, "; published ")
+}
+
+// A bad filter is an error page with the API's status, code and message.
+func TestSiteBadFilter(t *testing.T) {
+	ta := newSiteApp(t)
+	_, apiBody := ta.get("/api/v1/signals?page_size=99")
+	want := decode[problem.Problem](t, apiBody)
+	for _, tt := range []struct{ accept, contentType string }{
+		{"", "text/html; charset=utf-8"},
+		{"text/markdown", "text/markdown; charset=utf-8"},
+		{"application/json", "application/problem+json"},
+	} {
+		resp, body := ta.get("/?page_size=99", "Authorization", "", "Accept", tt.accept)
+		if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != tt.contentType {
+			t.Fatalf("Accept %q: %d %s", tt.accept, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+		if !bytes.Contains(body, []byte(want.Code)) || !bytes.Contains(body, []byte(want.ValidationMessage)) {
+			t.Errorf("Accept %q: the page does not carry %s and its message:\n%s", tt.accept, want.Code, body)
+		}
+	}
+	t.Run("hub pages take only paging", func(t *testing.T) {
+		resp, body := ta.get("/hubs/jobs?tags=funding", "Authorization", "")
+		if resp.StatusCode != 400 || !bytes.Contains(body, []byte(string(failure.CodeUnknownParameter))) {
+			t.Errorf("%d\n%s", resp.StatusCode, body)
+		}
+	})
+	t.Run("empty form fields mean any", func(t *testing.T) {
+		resp, body := ta.get("/?tags=job&language=&country=&q=", "Authorization", "")
+		if resp.StatusCode != 200 || !bytes.Contains(body, []byte("Signals 1–1")) {
+			t.Errorf("%d\n%s", resp.StatusCode, body)
+		}
+	})
+}
+
+// CONTRACT §1: Markdown with the front end's router headers is a conflict;
+// prefetch keeps the normal format; HEAD answers like GET without a body.
+func TestSiteNegotiation(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, path := range []string{"/", "/hubs/jobs", "/articles/hello", "/about", "/hubs", "/articles"} {
+		resp, body := ta.get(path, "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
+		if resp.StatusCode != 400 || !bytes.Contains(body, []byte(string(failure.CodeConflictingFormats))) {
+			t.Errorf("%s with HX-Request: %d\n%s", path, resp.StatusCode, body)
+		}
+		resp, _ = ta.get(path, "Authorization", "", "Accept", "text/markdown", "Sec-Purpose", "prefetch")
+		if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+			t.Errorf("%s prefetch: %s", path, ct)
+		}
+		resp, _ = ta.get(path, "Authorization", "", "HX-Boosted", "true")
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/html; charset=utf-8" {
+			t.Errorf("%s boosted: %d %s", path, resp.StatusCode, ct)
+		}
+		resp, body = ta.do(http.MethodHead, path, nil, "Authorization", "", "Accept", "text/markdown")
+		if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+			t.Errorf("HEAD %s: %d %s, %d bytes", path, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+		}
+	}
+	for _, path := range []string{"/feed.json", "/assets/nothing.css"} {
+		resp, _ := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
+			t.Errorf("%s negotiated Markdown", path)
+		}
+	}
+}
+
+// Every feed parses with a real feed parser and holds the public signals
+// of its filter with their source links, authors and dates.
+func TestFeeds(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, tt := range []struct {
+		path, contentType string
+		ids               []string
+	}{
+		{"/feed.json", "application/feed+json", []string{"evil/1", "plain-2", "plain-1"}},
+		{"/feed.rss", "application/rss+xml; charset=utf-8", []string{"evil/1", "plain-2", "plain-1"}},
+		{"/feed.atom", "application/atom+xml; charset=utf-8", []string{"evil/1", "plain-2", "plain-1"}},
+		{"/feed.atom?tags=job", "application/atom+xml; charset=utf-8", []string{"plain-2"}},
+		{"/hubs/jobs/feed.json", "application/feed+json", []string{"plain-2"}},
+		{"/hubs/jobs/feed.rss", "application/rss+xml; charset=utf-8", []string{"plain-2"}},
+		{"/hubs/jobs/feed.atom", "application/atom+xml; charset=utf-8", []string{"plain-2"}},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			resp, body := ta.get(tt.path, "Authorization", "")
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.contentType ||
+				resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+				t.Fatalf("%d %s ACAO=%q\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Access-Control-Allow-Origin"), body)
+			}
+			f, err := gofeed.NewParser().ParseString(string(body))
+			if err != nil {
+				t.Fatalf("the feed does not parse: %v\n%s", err, body)
+			}
+			if len(f.Items) != len(tt.ids) {
+				t.Fatalf("%d items, want %d", len(f.Items), len(tt.ids))
+			}
+			for i, it := range f.Items {
+				if !strings.Contains(it.GUID, strings.ReplaceAll(tt.ids[i], "/", "%2F")) && it.GUID != tt.ids[i] {
+					t.Errorf("item %d: id %q, want %s", i, it.GUID, tt.ids[i])
+				}
+				if !strings.HasPrefix(it.Link, "https://example.org/") || it.PublishedParsed == nil ||
+					len(it.Authors) == 0 || it.Description == "" && it.Content == "" {
+					t.Errorf("item %d lacks a link, a date, an author or a snippet: %+v", i, it)
+				}
+			}
+			if strings.HasPrefix(tt.path, "/feed.") && !strings.Contains(tt.path, "?") {
+				name := strings.TrimPrefix(tt.path, "/")
+				goldenText(t, name, body)
+			}
+		})
+	}
+	t.Run("hostile text reads as text", func(t *testing.T) {
+		for _, path := range []string{"/feed.json", "/feed.rss", "/feed.atom"} {
+			_, body := ta.get(path, "Authorization", "")
+			f, err := gofeed.NewParser().ParseString(string(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			it := f.Items[0]
+			got := it.Description
+			if it.Content != "" {
+				got = it.Content
+			}
+			if path == "/feed.rss" {
+				// An RSS description is HTML: the snippet is escaped in it.
+				if strings.Contains(got, "<script>") || !strings.Contains(got, "&lt;script&gt;") {
+					t.Errorf("%s: description %q", path, got)
+				}
+				continue
+			}
+			if !strings.HasPrefix(got, "<script>alert(1)</script>") {
+				t.Errorf("%s: the text does not read back as sent: %q", path, got)
+			}
+		}
+	})
+	t.Run("bad filter", func(t *testing.T) {
+		for _, path := range []string{"/feed.json?tags=nope", "/feed.rss?page=2", "/hubs/jobs/feed.atom?tags=job", "/hubs/none/feed.json"} {
+			resp, body := ta.get(path, "Authorization", "")
+			if resp.StatusCode/100 != 4 || resp.Header.Get("Content-Type") != "application/problem+json" {
+				t.Errorf("%s: %d %s\n%s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			}
+		}
+	})
+}
+
+// Feeds answer conditional requests, and a change of the data changes
+// them at once.
+func TestFeedValidators(t *testing.T) {
+	ta := newSiteApp(t)
+	resp, first := ta.get("/feed.json", "Authorization", "")
+	etag, modified := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+	if etag == "" || modified == "" {
+		t.Fatalf("ETag=%q Last-Modified=%q", etag, modified)
+	}
+	for _, h := range [][]string{{"If-None-Match", etag}, {"If-Modified-Since", modified}} {
+		resp, body := ta.get("/feed.json", "Authorization", "", h[0], h[1])
+		if resp.StatusCode != http.StatusNotModified || len(body) != 0 {
+			t.Errorf("%s: %d, want 304", h[0], resp.StatusCode)
+		}
+	}
+	_, md := ta.get("/", "Authorization", "", "Accept", "text/markdown")
+	ta.put(storetest.Sig("newest", 60))
+	if _, md2 := ta.get("/", "Authorization", "", "Accept", "text/markdown"); bytes.Equal(md, md2) || !bytes.Contains(md2, []byte("ID: newest")) {
+		t.Error("the Markdown view did not change with the data")
+	}
+	resp, second := ta.get("/feed.json", "Authorization", "", "If-None-Match", etag)
+	if resp.StatusCode != 200 || bytes.Equal(first, second) || !bytes.Contains(second, []byte(`"newest"`)) {
+		t.Fatalf("after an import: %d, the feed did not change", resp.StatusCode)
+	}
+	if resp.Header.Get("ETag") == etag {
+		t.Error("the ETag did not change with the feed")
+	}
+	if err := ta.Store().SetStatus(context.Background(), "newest", model.StatusHidden, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, third := ta.get("/feed.json", "Authorization", "")
+	if bytes.Contains(third, []byte(`"newest"`)) {
+		t.Error("a hidden signal stays in the feed")
+	}
+}

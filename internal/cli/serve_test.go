@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// output is a writer that a running command and the test read concurrently.
+type output struct {
+	mu sync.Mutex
+	b  strings.Builder
+	// changed receives after a write the test has not yet seen.
+	changed chan struct{}
+}
+
+func newOutput() *output { return &output{changed: make(chan struct{}, 1)} }
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	o.b.Write(p)
+	o.mu.Unlock()
+	select {
+	case o.changed <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// waitFor waits until the output matches re and returns the submatches; it
+// fails the test if the command exits first.
+func (o *output) waitFor(t *testing.T, re *regexp.Regexp, exited <-chan int) []string {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		if m := re.FindStringSubmatch(o.String()); m != nil {
+			return m
+		}
+		select {
+		case <-o.changed:
+		case code := <-exited:
+			t.Fatalf("the command exited %d before printing %s:\n%s", code, re, o.String())
+		case <-timeout:
+			t.Fatalf("nothing matched %s within 30s:\n%s", re, o.String())
+		}
+	}
+}
+
+func TestServeListensThenPrintsTheKeyAndWhereItServes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "demo.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := newOutput(), newOutput()
+	env := Env{Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr, Getenv: func(k string) string {
+		if k == "SIGNALS_BASE_URL" {
+			return "http://signals.test/"
+		}
+		return ""
+	}}
+	exited := make(chan int, 1)
+	go func() {
+		exited <- Run(ctx, []string{"serve", "--demo", "--addr", "127.0.0.1:0", "--database", db}, env)
+	}()
+	addr := stderr.waitFor(t, regexp.MustCompile(`msg=serving addr=(\S+)`), exited)[1]
+	stdout.waitFor(t, regexp.MustCompile(`serving on`), exited)
+
+	want := regexp.MustCompile(`^Demo account demo@example\.com; its API key \(shown once\):\nsig_\w+\n` +
+		`serving on http://signals\.test — docs at http://signals\.test/developers\n$`)
+	if got := stdout.String(); !want.MatchString(got) {
+		t.Errorf("stdout:\n%s\nwant the key, then one line saying where it serves (%s)", got, want)
+	}
+
+	// The base URL is published without its trailing slash.
+	resp, err := http.Get("http://" + addr + "/.well-known/mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Endpoint string }
+	err = json.NewDecoder(resp.Body).Decode(&doc)
+	resp.Body.Close()
+	if err != nil || doc.Endpoint != "http://signals.test/mcp" {
+		t.Errorf("mcp.json endpoint %q (%v), want http://signals.test/mcp", doc.Endpoint, err)
+	}
+
+	cancel()
+	if code := <-exited; code != 0 {
+		t.Errorf("serve exited %d after its context ended:\n%s", code, stderr.String())
+	}
+}
+
+func TestServeOnABusyPortCreatesNoKey(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	db := filepath.Join(t.TempDir(), "busy.db")
+	out, errs, code := runCLI(t, nil, "", "serve", "--demo", "--addr", busy.Addr().String(), "--database", db)
+	if code != 1 || out != "" || !strings.Contains(errs, "address already in use") {
+		t.Fatalf("serve on a busy port: exit %d, stdout %q, stderr:\n%s\nwant exit 1, nothing on stdout", code, out, errs)
+	}
+	if _, errs, code := runCLI(t, nil, "", "keys", "list", "--email", "demo@example.com", "--database", db); code != 1 || !strings.Contains(errs, "no account") {
+		t.Errorf("after a failed serve --demo, keys list: exit %d %s; want no demo account", code, errs)
+	}
+}
+
+func TestServeRefusesABadBaseURL(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "u.db")
+	for _, base := range []string{
+		"127.0.0.1:18437",
+		"localhost:8080",
+		"signals.example.com",
+		"/signals",
+		"ftp://signals.example.com",
+		"http://",
+		"http://:8080",
+		"https://signals.example.com/?x=1",
+		"https://signals.example.com/?",
+		"https://signals.example.com/#top",
+		"https://signals.example.com#",
+		"https://user:secret@signals.example.com",
+		"http://signals.example.com:port",
+	} {
+		t.Run(base, func(t *testing.T) {
+			// A cancelled context: a serve that accepted the URL stops at
+			// once instead of serving.
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			var out, errs strings.Builder
+			code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--database", db}, Env{
+				Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errs,
+				Getenv: func(k string) string {
+					if k == "SIGNALS_BASE_URL" {
+						return base
+					}
+					return ""
+				},
+			})
+			if code != 2 || !strings.Contains(errs.String(), "$SIGNALS_BASE_URL") ||
+				!strings.Contains(errs.String(), "must be an absolute http or https URL") || out.Len() != 0 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want a usage error naming $SIGNALS_BASE_URL", code, out.String(), errs.String())
+			}
+		})
+	}
+}
+
+func TestCheckBaseURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"http://localhost:8080", "http://localhost:8080"},
+		{"https://signals.example.com/", "https://signals.example.com"},
+		{"https://signals.example.com/base/", "https://signals.example.com/base"},
+		{"HTTPS://signals.example.com", "https://signals.example.com"},
+		{"http://[::1]:8080", "http://[::1]:8080"},
+	} {
+		if got, err := checkBaseURL(tc.in); got != tc.want || err != nil {
+			t.Errorf("checkBaseURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
