@@ -44,6 +44,12 @@ export function forms(html) {
   return out;
 }
 
+// redact hides sign-in tokens and authorization codes in what a failure
+// prints.
+export function redact(text) {
+  return text.replace(/((?:token|code)=|name="token" value=")[A-Za-z0-9_-]+/g, '$1…');
+}
+
 export class Browser {
   constructor(origin) {
     this.origin = new URL(origin).origin;
@@ -99,7 +105,7 @@ export class Browser {
   // person pressing its button would.
   async submit(page, action, extra = {}) {
     const form = forms(page.body).find((f) => f.action === action);
-    if (!form) throw new Error(`${page.url.pathname}: no form posting to ${action}:\n${page.body.slice(0, 2000)}`);
+    if (!form) throw new Error(`${page.url.pathname}: no form posting to ${action}:\n${redact(page.body.slice(0, 2000))}`);
     return this.navigate(new URL(action, page.url), { method: 'POST', form: { ...form.fields, ...extra }, site: 'same-origin' });
   }
 }
@@ -125,7 +131,7 @@ export function signInLink(raw, origin) {
   const plain = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
   const escaped = origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const links = [...new Set([...plain.matchAll(new RegExp(`${escaped}/sign-in/confirm\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]))];
-  if (links.length !== 1) throw new Error(`the message holds ${links.length} sign-in links:\n${raw}`);
+  if (links.length !== 1) throw new Error(`the message holds ${links.length} sign-in links:\n${redact(raw)}`);
   return links[0];
 }
 
@@ -146,11 +152,11 @@ export async function signInAndConsent(browser, authorizationURL, { email, outbo
     if (mail.count !== before + 1) throw new Error(`${mail.count - before} new messages in the outbox, want 1`);
     seen.mail = mail;
     const confirm = await browser.navigate(signInLink(mail.raw, browser.origin));
-    if (confirm.status !== 200) throw new Error(`sign-in link: ${confirm.status}\n${confirm.body.slice(0, 1000)}`);
+    if (confirm.status !== 200) throw new Error(`sign-in link: ${confirm.status}\n${redact(confirm.body.slice(0, 1000))}`);
     page = await browser.submit(confirm, '/sign-in/confirm');
   }
   if (page.status !== 200 || page.url.pathname !== '/oauth/authorize') {
-    throw new Error(`expected the consent page, got ${page.status} ${page.url}\n${page.body.slice(0, 2000)}`);
+    throw new Error(`expected the consent page, got ${page.status} ${redact(page.url.href)}\n${redact(page.body.slice(0, 2000))}`);
   }
   seen.consent = page;
   const form = forms(page.body).find((f) => f.buttons.some((b) => b.name === 'decision' && b.value === decision));

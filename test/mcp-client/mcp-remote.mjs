@@ -129,7 +129,7 @@ try {
   const callback = await fetch(redirect, { redirect: 'manual' });
   await callback.text();
   check('mcp-remote\'s callback server took the code', callback.status === 200 && redirect.searchParams.get('iss') === base,
-    `${callback.status} ${redirect}`);
+    `${callback.status} ${redirect.origin}${redirect.pathname} iss=${redirect.searchParams.get('iss')}`);
   await Promise.race([connected, new Promise((_, reject) => setTimeout(() => reject(new Error(`mcp-remote did not connect:\n${first.out.log}`)), 60_000))]);
   check('the stdio client is connected through mcp-remote', true);
   await calls(first.client, 'first run');

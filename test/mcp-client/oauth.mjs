@@ -134,6 +134,19 @@ async function postForm(url, form) {
   return { status: res.status, headers: res.headers, json, text };
 }
 
+// answer describes a token endpoint answer without the tokens it may
+// carry, which stay out of the logs.
+function answer(res) {
+  return `${res.status} ${res.json?.error ?? ''} ${res.json?.error_description ?? ''}${res.json?.access_token ? ' (tokens issued)' : ''}`;
+}
+
+// withoutCode is a redirect URL with its code hidden, for the logs.
+function withoutCode(url) {
+  const u = new URL(url);
+  if (u.searchParams.has('code')) u.searchParams.set('code', '…');
+  return u.href;
+}
+
 // mcpStatus sends one tools/list to /mcp with a bearer token outside the
 // SDK, to see the service's own answer.
 async function mcpStatus(base, token) {
@@ -214,7 +227,7 @@ async function flow(base, outbox) {
   check('consent: redirect to the registered URI with code, state and iss',
     redirect.href.startsWith(`${redirectURL}?`) && redirect.searchParams.get('code') &&
     redirect.searchParams.get('state') === provider.lastState && redirect.searchParams.get('iss') === base,
-    redirect.href);
+    withoutCode(redirect));
   const code = redirect.searchParams.get('code');
 
   // 3. finishAuth exchanges the code with the PKCE verifier.
@@ -230,7 +243,7 @@ async function flow(base, outbox) {
     client_id: provider.client.client_id, resource: `${base}/mcp`,
   });
   check('the code works once: a second exchange is invalid_grant', reuse.status === 400 && reuse.json?.error === 'invalid_grant',
-    reuse.text);
+    answer(reuse));
   // The reused code revoked what it issued, as RFC 6749 §4.1.2 asks; sign
   // in again is not needed, the session stays: consent once more.
   check('a reused code revokes its tokens', (await mcpStatus(base, t1.access_token)).status === 401);
@@ -291,13 +304,14 @@ async function flow(base, outbox) {
   //    the refresh token too, and the SDK client falls back to asking for
   //    authorization again.
   const revoked = await postForm(`${base}/oauth/revoke`, { token: t4.access_token, token_type_hint: 'access_token', client_id: provider.client.client_id });
-  check('POST /oauth/revoke: 200', revoked.status === 200, revoked.text);
+  check('POST /oauth/revoke: 200', revoked.status === 200, answer(revoked));
   const after = await mcpStatus(base, t4.access_token);
   check('after revocation: /mcp answers 401 with a Bearer challenge naming the metadata',
     after.status === 401 && /^Bearer /.test(after.challenge) &&
     after.challenge.includes(`resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`), JSON.stringify(after));
   const refresh = await postForm(`${base}/oauth/token`, { grant_type: 'refresh_token', refresh_token: t4.refresh_token, client_id: provider.client.client_id });
-  check('after revocation: the refresh token is invalid_grant', refresh.status === 400 && refresh.json?.error === 'invalid_grant', refresh.text);
+  check('after revocation: the refresh token is invalid_grant', refresh.status === 400 && refresh.json?.error === 'invalid_grant',
+    answer(refresh));
   const mark2 = log.length;
   let failed;
   try {
