@@ -67,6 +67,19 @@ async function waitFor(what, get, ms = 60_000) {
   }
 }
 
+// within resolves with promise, or rejects with message() after ms.
+async function within(promise, ms, message) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message())), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function calls(client, label) {
   const { tools } = await client.listTools();
   check(`${label}: tools/list through mcp-remote has the three tools`,
@@ -130,7 +143,7 @@ try {
   await callback.text();
   check('mcp-remote\'s callback server took the code', callback.status === 200 && redirect.searchParams.get('iss') === base,
     `${callback.status} ${redirect.origin}${redirect.pathname} iss=${redirect.searchParams.get('iss')}`);
-  await Promise.race([connected, new Promise((_, reject) => setTimeout(() => reject(new Error(`mcp-remote did not connect:\n${first.out.log}`)), 60_000))]);
+  await within(connected, 60_000, () => `mcp-remote did not connect:\n${first.out.log}`);
   check('the stdio client is connected through mcp-remote', true);
   await calls(first.client, 'first run');
   await first.client.close();
@@ -141,8 +154,7 @@ try {
   const before = readFileSync(opened, 'utf8').split('\n').filter(Boolean).length;
   const second = bridge(`${base}/mcp`, callbackPort, env);
   open.push(second);
-  await Promise.race([second.client.connect(second.transport),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`second run did not connect:\n${second.out.log}`)), 60_000))]);
+  await within(second.client.connect(second.transport), 60_000, () => `second run did not connect:\n${second.out.log}`);
   await calls(second.client, 'second run');
   check('second run: no browser opened', readFileSync(opened, 'utf8').split('\n').filter(Boolean).length === before);
   await second.client.close();
