@@ -289,7 +289,7 @@ func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedS
 	}
 	sc := make([]Candidate, len(cands))
 	for i, c := range cands {
-		sc[i] = Candidate{ID: c.Signal.ID, Text: c.Signal.Text, Vector: c.Vector, Tag: c.Signal.Tag}
+		sc[i] = Candidate{ID: c.Signal.ID, Text: c.Signal.Text, Vector: c.Vector, Tag: c.Signal.Tag, Country: c.Signal.Country}
 	}
 	scores, err := s.Scorer.Score(ctx, r.Query, sc)
 	if err != nil {

@@ -93,8 +93,9 @@ func solve(a, b []float64, n int) []float64 {
 	return x
 }
 
-// fitPrecision is the precision the calibration aims for at search.Cutoff.
-const fitPrecision = 0.6
+// fitPrecision is the precision the calibration aims for at search.Cutoff:
+// three matches in four answer the query.
+const fitPrecision = 0.75
 
 // recallThreshold returns the lowest score threshold (inclusive) at which the
 // samples scoring at or above it have a precision of at least target, with
