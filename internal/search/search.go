@@ -27,6 +27,8 @@ const (
 	CandidateChars = 1000
 	// WindowSize is the largest candidate window a search scores.
 	WindowSize = 512
+	// MaxReasons is the most reasons an Explainer gives a match.
+	MaxReasons = 6
 )
 
 // Scorer turns texts into vectors and scores candidates against a query.
@@ -64,7 +66,7 @@ type Candidate struct {
 
 // Explainer is a Scorer that can say why candidates match a query.
 type Explainer interface {
-	// Explain returns, in order, a few short reasons why each candidate
+	// Explain returns, in order, up to MaxReasons short reasons why each candidate
 	// matches query: "tag:events", "country:france", a query word the
 	// candidate contains ("conference") or one it matches by meaning
 	// ("hiring≈recruiting").

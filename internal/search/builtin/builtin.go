@@ -60,9 +60,13 @@ type Scorer struct {
 	cache  *termCache
 	phr    phraseIndex
 	cal    Calibration
+	names  *vocabNames
 }
 
-var _ search.Scorer = (*Scorer)(nil)
+var (
+	_ search.Scorer    = (*Scorer)(nil)
+	_ search.Explainer = (*Scorer)(nil)
+)
 
 var (
 	once      sync.Once
@@ -93,7 +97,7 @@ func load(t tables) (*Scorer, error) {
 	}
 	return &Scorer{tables: t, vec: v, an: newAnalyzer(v, t), rd: newReader(v, t), groups: conceptGroups(v, t.concepts),
 		roots: wordRoots(v), cache: &termCache{m: map[termKey]*docTerms{}},
-		phr: newPhraseIndex(t.phrases), cal: cal, model: <-name}, nil
+		phr: newPhraseIndex(t.phrases), cal: cal, names: &vocabNames{}, model: <-name}, nil
 }
 
 // WithCalibration returns a copy of b that scores with c, under the model

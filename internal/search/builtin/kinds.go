@@ -76,6 +76,7 @@ var generic = map[string]bool{
 	"genai": true, "generative ai": true, "tech": true, "technology": true, "technologies": true,
 	"startup": true, "startups": true, "start up": true, "start ups": true, "company": true,
 	"companies": true, "firms": true, "entreprise": true, "entreprises": true, "teams": true,
+	"tool": true, "tools": true, "outil": true, "outils": true,
 	"who": true, "where": true, "happening": true, "going": true, "lately": true, "today": true,
 	"this week": true, "this month": true, "people": true, "qui": true, "ou": true,
 }

@@ -58,11 +58,11 @@ func TestEvaluateBuiltin(t *testing.T) {
 	}{
 		// Its near miss "humanoid robots caring for the elderly" draws a
 		// humanoid robot post that is not about care.
-		{"testdata/eval.json", 40, 0.57, 0.75, 0.87, 1},
-		{"testdata/eval-unseen.json", 30, 0.40, 0.75, 0.68, 1},
+		{"testdata/eval.json", 40, 0.56, 0.75, 0.86, 1},
+		{"testdata/eval-unseen.json", 30, 0.39, 0.75, 0.68, 1},
 		// Kinds, places, regions, names and contradictions (40 or more
 		// queries, as the set was written for).
-		{"testdata/eval-asks.json", 40, 0.85, 0.94, 0.93, 0},
+		{"testdata/eval-asks.json", 40, 0.86, 0.95, 0.93, 0},
 	} {
 		t.Run(tc.set, func(t *testing.T) {
 			f, err := os.Open(tc.set)
