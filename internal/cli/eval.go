@@ -47,15 +47,7 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	evalSet, err := eval.BundledSet()
-	if *set != "" {
-		f, err := os.Open(*set)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		evalSet, err = eval.ReadSet(f)
-	}
+	evalSet, err := readEvalSet(*set)
 	if err != nil {
 		return err
 	}
@@ -71,6 +63,20 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	fmt.Fprintf(env.Stdout, "recall at %.2f   %.3f\nprecision        %.3f\nnDCG@10          %.3f\n",
 		search.Cutoff, report.Recall, report.Precision, report.NDCG10)
 	return nil
+}
+
+// readEvalSet reads the evaluation set in file, or the bundled sets if
+// file is "".
+func readEvalSet(file string) (eval.Set, error) {
+	if file == "" {
+		return eval.BundledSet()
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return eval.Set{}, err
+	}
+	defer f.Close()
+	return eval.ReadSet(f)
 }
 
 // measure evaluates scorer on set, or with fit, fits its calibration first
