@@ -39,7 +39,7 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]string, len(cands))
 	mid := float32((b.cal.SoftFloor + b.cal.SoftFull) / 2)
-	var wv []float32
+	dist := map[int32][]float32{}
 	for i, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -55,30 +55,45 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 			}
 		}
 		why = append(why, a.nameWords...)
-		seen := map[int32]bool{}
+		// The candidate's distinct words, each decoded once.
+		clear(dist)
+		for _, d := range t.vecs {
+			dist[d] = nil
+		}
+		used := map[int32]bool{}
 		for j, v := range q.words {
 			if len(why) >= search.MaxReasons {
 				break
 			}
 			best, bestW := float32(-1), int32(-1)
-			for _, d := range t.vecs {
-				if seen[d] && d != v {
-					continue
-				}
+			for d := range dist {
 				var x float32
 				switch {
 				case d == v || b.roots[d] == b.roots[v]:
 					x = 2 // the word itself, or an inflection of it
 				case b.groups[d] != 0 && b.groups[d] == b.groups[v]:
 					x = 1.5
-				default:
-					wv = b.vec.wordVec(wv, d)
-					for k, y := range q.unit[j] {
-						x += y * wv[k]
-					}
 				}
 				if x > best {
 					best, bestW = x, d
+				}
+			}
+			if best < 1.5 {
+				for d, u := range dist {
+					if used[d] {
+						continue
+					}
+					if u == nil {
+						u = b.vec.wordVec(nil, d)
+						dist[d] = u
+					}
+					var x float32
+					for k, y := range q.unit[j] {
+						x += y * u[k]
+					}
+					if x > best {
+						best, bestW = x, d
+					}
 				}
 			}
 			switch {
@@ -89,7 +104,7 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 			default:
 				continue
 			}
-			seen[bestW] = true
+			used[bestW] = true
 		}
 		out[i] = slices.Compact(why)
 	}
