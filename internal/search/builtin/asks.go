@@ -317,7 +317,7 @@ type docPlaces struct {
 	cities    []string // folded city names
 }
 
-// places returns the countries and cities text names, by country name or
+// textPlaces returns the countries and cities text names, by country name or
 // city (not by adjective or region, and not by the words that are places
 // only when capitalised).
 func (r *reader) textPlaces(text string) docPlaces {

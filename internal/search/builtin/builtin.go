@@ -27,6 +27,12 @@ import (
 // paraphrases it contains (see phrases.go): "shaped like people" adds
 // "humanoid robots".
 //
+// Before scoring, a query is read for what it plainly asks (see asks.go): a
+// kind of signal, a place, names. A candidate that disagrees is barred below
+// the cutoff; a query that asks nothing else is answered like a browse; the
+// features below score the rest of the query, its subject, over the
+// candidates that agree.
+//
 // Score fuses four features per candidate into a linear score and calibrates
 // it with a logistic function of the score and of where it stands in the
 // window's distribution for the query (see [Calibration]):

@@ -44,7 +44,8 @@ type Query struct {
 	Acceptable []string `json:"acceptable,omitempty"`
 	// Kind describes the query: "keyword" (shares words with its signals),
 	// "paraphrase" (shares no content word), "near_miss" (close to signals
-	// that do not answer it), "french", "off_topic".
+	// that do not answer it), "french", "off_topic"; eval-asks.json adds
+	// "kind", "place", "region", "name" and "contradiction".
 	Kind string `json:"kind"`
 	Note string `json:"note,omitempty"`
 }
