@@ -142,7 +142,7 @@ func (a *API) Search(ctx context.Context, acct model.Account, req SearchRequest)
 	resp.SearchedAtAlias, resp.ExpiresAtAlias = resp.SearchedAt, resp.ExpiresAt
 	for i, m := range res.Matches {
 		resp.Matches[i] = SearchMatch{SignalMeta: NewSignalMeta(m.Signal),
-			Snippet: model.Cut(m.Signal.Text, model.MatchSnippetChars), Relevance: m.Relevance}
+			Snippet: model.Cut(m.Signal.Text, model.MatchSnippetChars), Relevance: m.Relevance, Matched: m.Why}
 	}
 	return resp, nil
 }

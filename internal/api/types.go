@@ -94,8 +94,9 @@ type Signal struct {
 // SearchMatch is a signal that matched a search.
 type SearchMatch struct {
 	SignalMeta
-	Snippet   string  `json:"snippet"`
-	Relevance float64 `json:"relevance"`
+	Snippet   string   `json:"snippet"`
+	Relevance float64  `json:"relevance"`
+	Matched   []string `json:"matched,omitempty"`
 }
 
 func init() {
@@ -109,6 +110,10 @@ func init() {
 		"snippet": {Doc: fmt.Sprintf("The first %d code points of the text.", model.MatchSnippetChars), Length: wire.AtMost(model.MatchSnippetChars)},
 		"relevance": {Doc: "How clearly the signal is about the query; not a probability that its claims are true.",
 			Range: wire.Between(search.Cutoff, 1)},
+		"matched": {Doc: "Why the signal matched, when the search model can tell: the kind of signal asked for (`tag:events`), " +
+			"the country on which it agrees with the place asked for (`country:france`), names asked for, and the query's words " +
+			"that the signal contains (`conference`) or matches by meaning (`hiring≈recruiting`). Absent when the model gives no reasons.",
+			MaxItems: search.MaxReasons},
 	})
 }
 

@@ -209,6 +209,10 @@ func TestEvalSearchFitsTheBuiltinCalibration(t *testing.T) {
 
 func TestSearchCalibrationErrors(t *testing.T) {
 	url := bagOfWordsServer(t)
+	badSet := filepath.Join(t.TempDir(), "set.json")
+	if err := os.WriteFile(badSet, []byte("queries"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		env  map[string]string
@@ -224,6 +228,8 @@ func TestSearchCalibrationErrors(t *testing.T) {
 		{"write without fit", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"--write", "x.json"}, 2, "--write writes what --fit finds"},
 		{"write with openai", nil, []string{"--fit", "--write", "x.json"}, 2, "--write is for the builtin calibration"},
 		{"no database", nil, []string{"--database", "x.db"}, 2, "flag provided but not defined: -database"},
+		{"set not JSON", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"-set", badSet}, 1, "eval: evaluation set: invalid character"},
+		{"set missing", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"-set", badSet + ".missing"}, 1, "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := map[string]string{"SIGNALS_SEARCH_PROVIDER": "openai", "SIGNALS_SEARCH_URL": url, "SIGNALS_SEARCH_MODEL": "bow"}

@@ -26,7 +26,7 @@ import (
 func evalSearch(ctx context.Context, args []string, env Env) error {
 	c := newScratchCommand("eval-search", env)
 	c.searchFlags()
-	set := c.fs.String("set", "", "an evaluation set (JSON); default: the bundled set over the demo data")
+	set := c.fs.String("set", "", "an evaluation set (JSON); default: the bundled sets over the demo data (eval.json and eval-asks.json)")
 	verbose := c.fs.Bool("v", false, "print one line per query")
 	fit := c.fs.Bool("fit", false, "fit the scorer's calibration on the set and print it")
 	write := c.fs.String("write", "", "with --fit and the builtin scorer: write the calibration to this file (internal/search/builtin/calibration.json ships it)")
@@ -47,16 +47,7 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	r := eval.DemoSet()
-	if *set != "" {
-		f, err := os.Open(*set)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		r = f
-	}
-	evalSet, err := eval.ReadSet(r)
+	evalSet, err := readEvalSet(*set)
 	if err != nil {
 		return err
 	}
@@ -72,6 +63,20 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	fmt.Fprintf(env.Stdout, "recall at %.2f   %.3f\nprecision        %.3f\nnDCG@10          %.3f\n",
 		search.Cutoff, report.Recall, report.Precision, report.NDCG10)
 	return nil
+}
+
+// readEvalSet reads the evaluation set in file, or the bundled sets if
+// file is "".
+func readEvalSet(file string) (eval.Set, error) {
+	if file == "" {
+		return eval.BundledSet()
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return eval.Set{}, err
+	}
+	defer f.Close()
+	return eval.ReadSet(f)
 }
 
 // measure evaluates scorer on set, or with fit, fits its calibration first
@@ -159,7 +164,7 @@ func demoDocs(ctx context.Context) ([]eval.Doc, error) {
 	}
 	docs := make([]eval.Doc, len(list))
 	for i, c := range list {
-		docs[i] = eval.Doc{ID: c.Signal.ID, Text: c.Signal.Text, Tag: c.Signal.Tag}
+		docs[i] = eval.Doc{ID: c.Signal.ID, Text: c.Signal.Text, Tag: c.Signal.Tag, Country: c.Signal.Country}
 	}
 	return docs, nil
 }

@@ -27,6 +27,8 @@ const (
 	CandidateChars = 1000
 	// WindowSize is the largest candidate window a search scores.
 	WindowSize = 512
+	// MaxReasons is the most reasons an Explainer gives a match.
+	MaxReasons = 6
 )
 
 // Scorer turns texts into vectors and scores candidates against a query.
@@ -57,6 +59,18 @@ type Candidate struct {
 	// Tag is the signal's classification (job, funding…); the builtin
 	// scorer counts it as words about that kind of signal.
 	Tag string
+	// Country is the signal's country key, "" if it has none; the builtin
+	// scorer checks it against the place a query asks for.
+	Country string
+}
+
+// Explainer is a Scorer that can say why candidates match a query.
+type Explainer interface {
+	// Explain returns, in order, up to MaxReasons short reasons why each candidate
+	// matches query: "tag:events", "country:france", a query word the
+	// candidate contains ("conference") or one it matches by meaning
+	// ("hiring≈recruiting").
+	Explain(ctx context.Context, query string, cands []Candidate) ([][]string, error)
 }
 
 // Cosine is the cosine of two vectors; 0 if either is zero or their lengths

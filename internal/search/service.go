@@ -53,6 +53,8 @@ type Result struct {
 type Matched struct {
 	Signal    model.Signal
 	Relevance float64
+	// Why lists why it matched, when the scorer is an Explainer.
+	Why []string
 }
 
 // Service runs searches under the contract's flow: cache, joins, per-account
@@ -289,7 +291,7 @@ func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedS
 	}
 	sc := make([]Candidate, len(cands))
 	for i, c := range cands {
-		sc[i] = Candidate{ID: c.Signal.ID, Text: c.Signal.Text, Vector: c.Vector, Tag: c.Signal.Tag}
+		sc[i] = Candidate{ID: c.Signal.ID, Text: c.Signal.Text, Vector: c.Vector, Tag: c.Signal.Tag, Country: c.Signal.Country}
 	}
 	scores, err := s.Scorer.Score(ctx, r.Query, sc)
 	if err != nil {
@@ -299,11 +301,13 @@ func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedS
 		return store.CachedSearch{}, err
 	}
 	var matches []store.Match
+	at := map[string]int{} // index in sc of each match
 	for i, score := range scores {
 		if score >= Cutoff {
 			// Shown to four decimals, rounded down so that a shown 0.8500
 			// was really at or above the cutoff.
 			matches = append(matches, store.Match{ID: cands[i].Signal.ID, Relevance: math.Floor(score*1e4) / 1e4})
+			at[cands[i].Signal.ID] = i
 		}
 	}
 	// Best first; the window's order (newest first) breaks ties.
@@ -318,6 +322,19 @@ func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedS
 	})
 	if len(matches) > MaxMatches {
 		matches = matches[:MaxMatches]
+	}
+	if ex, ok := s.Scorer.(Explainer); ok && len(matches) > 0 {
+		sub := make([]Candidate, len(matches))
+		for i, m := range matches {
+			sub[i] = sc[at[m.ID]]
+		}
+		why, err := ex.Explain(ctx, r.Query, sub)
+		if err != nil {
+			return store.CachedSearch{}, err
+		}
+		for i := range matches {
+			matches[i].Matched = why[i]
+		}
 	}
 	now := s.Now()
 	result := store.CachedSearch{Matches: matches, CandidatesConsidered: len(cands),
@@ -360,7 +377,7 @@ func (s *Service) answer(ctx context.Context, acct model.Account, r Request, c s
 	}
 	for _, m := range matches {
 		if sig, ok := byID[m.ID]; ok && len(res.Matches) < r.Limit {
-			res.Matches = append(res.Matches, Matched{Signal: sig, Relevance: m.Relevance})
+			res.Matches = append(res.Matches, Matched{Signal: sig, Relevance: m.Relevance, Why: m.Matched})
 		}
 	}
 	return res, nil

@@ -146,6 +146,8 @@ func CursorOf(s model.Signal) *Cursor { return &Cursor{PublishedNS: s.PublishedA
 type Match struct {
 	ID        string  `json:"id"`
 	Relevance float64 `json:"relevance"`
+	// Matched says why it matched, when the scorer can tell.
+	Matched []string `json:"matched,omitempty"`
 }
 
 // CachedSearch is the outcome of a fresh search, kept for identical ones.

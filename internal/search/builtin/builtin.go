@@ -27,6 +27,12 @@ import (
 // paraphrases it contains (see phrases.go): "shaped like people" adds
 // "humanoid robots".
 //
+// Before scoring, a query is read for what it plainly asks (see asks.go): a
+// kind of signal, a place, names. A candidate that disagrees is barred below
+// the cutoff; a query that asks nothing else is answered like a browse; the
+// features below score the rest of the query, its subject, over the
+// candidates that agree.
+//
 // Score fuses four features per candidate into a linear score and calibrates
 // it with a logistic function of the score and of where it stands in the
 // window's distribution for the query (see [Calibration]):
@@ -54,14 +60,19 @@ type Scorer struct {
 	model  string
 	vec    *wordVectors
 	an     *analyzer
+	rd     *reader
 	groups []uint8 // vocabulary index -> 1 + concept group, 0 if none
 	roots  []int32 // vocabulary index -> first vocabulary index of its root
 	cache  *termCache
 	phr    phraseIndex
 	cal    Calibration
+	names  *vocabNames
 }
 
-var _ search.Scorer = (*Scorer)(nil)
+var (
+	_ search.Scorer    = (*Scorer)(nil)
+	_ search.Explainer = (*Scorer)(nil)
+)
 
 var (
 	once      sync.Once
@@ -90,9 +101,9 @@ func load(t tables) (*Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scorer{tables: t, vec: v, an: newAnalyzer(v, t), groups: conceptGroups(v, t.concepts),
+	return &Scorer{tables: t, vec: v, an: newAnalyzer(v, t), rd: newReader(v, t), groups: conceptGroups(v, t.concepts),
 		roots: wordRoots(v), cache: &termCache{m: map[termKey]*docTerms{}},
-		phr: newPhraseIndex(t.phrases), cal: cal, model: <-name}, nil
+		phr: newPhraseIndex(t.phrases), cal: cal, names: &vocabNames{}, model: <-name}, nil
 }
 
 // WithCalibration returns a copy of b that scores with c, under the model
@@ -166,13 +177,43 @@ func (b *Scorer) finish(acc []float64) []float32 {
 // Score implements Scorer. A query without a searchable word (only stop
 // words, or only words neither in the vocabulary nor in any candidate)
 // scores every candidate near 0.
+//
+// What the query asks for (see asks) decides last: when it asks only for a
+// kind of signal and/or a place, the signals of that tag and place answer
+// it at browseRelevance, newest first, and no other; otherwise a candidate
+// that is barred (see Features) keeps at most barred times its relevance,
+// which stays below the cutoff.
 func (b *Scorer) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
 	fs, err := b.features(ctx, query, cands)
 	if err != nil {
 		return nil, err
 	}
-	return b.cal.relevance(fs), nil
+	rel := b.cal.relevance(fs)
+	browse := b.rd.read(query).browse()
+	for i, f := range fs {
+		switch {
+		case browse && !f.Barred:
+			rel[i] = browseRelevance
+		case f.Barred:
+			rel[i] *= barred
+		}
+	}
+	return rel, nil
 }
+
+// Browses reports whether query asks only for a kind of signal and/or a
+// place, so that its matches are the signals of that tag and place.
+func (b *Scorer) Browses(query string) bool { return b.rd.read(query).browse() }
+
+const (
+	// barred scales the relevance of a candidate that disagrees with what
+	// the query asks for: below the cutoff, in its order, and below most of
+	// the candidates that agree.
+	barred = 0.5
+	// browseRelevance is the relevance of the signals that answer a query
+	// asking only for a kind and/or a place.
+	browseRelevance = 0.9
+)
 
 // queryTerms is the analysed query.
 type queryTerms struct {
@@ -184,11 +225,14 @@ type queryTerms struct {
 	vec     []float32      // sentence vector
 }
 
-func (b *Scorer) analyzeQuery(query string) *queryTerms {
+// analyzeQuery analyses text, the subject of query (see asks), extended
+// with the domain terms of the phrases of the whole query.
+func (b *Scorer) analyzeQuery(text, query string) *queryTerms {
 	q := &queryTerms{lex: map[uint64]int{}}
 	if t := b.phr.expand(query); t != "" {
-		query += " " + t
+		text += " " + t
 	}
+	query = text
 	acc := make([]float64, b.vec.dims)
 	b.an.analyze(query, nil, func(lex []byte, v int32) {
 		if lex != nil {
@@ -250,13 +294,30 @@ type SoftBounds struct{ Floor, Full float64 }
 // query, once for each of bounds; only the soft match and the facet depend
 // on them, and the rest is computed once (a fit tries many bounds).
 func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, error) {
-	q := b.analyzeQuery(query)
+	a := b.rd.read(query)
+	q := b.analyzeQuery(a.text, query)
 	out := make([][]Features, len(bounds))
 	for i := range out {
 		out[i] = make([]Features, len(cands))
 	}
-	if len(q.lexQF) == 0 && len(q.words) == 0 || len(cands) == 0 || len(bounds) == 0 {
+	if len(cands) == 0 || len(bounds) == 0 {
 		return out, ctx.Err()
+	}
+	if len(q.lexQF) == 0 && len(q.words) == 0 {
+		// Nothing to score; what the query asks for still bars.
+		for d, c := range cands {
+			out[0][d].agree(a, c, b.terms(c), nil, nil)
+			for _, fs := range out[1:] {
+				fs[d] = out[0][d]
+			}
+		}
+		return out, ctx.Err()
+	}
+	names := make([]int, 0, len(a.names)) // lexical index of each name
+	for _, h := range a.names {
+		if i, ok := q.lex[h]; ok {
+			names = append(names, i)
+		}
 	}
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
@@ -287,6 +348,8 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 				tf[i]++
 			}
 		}
+		f := &out[0][d]
+		f.agree(a, c, t, tf, names)
 		for _, v := range t.vecs {
 			sl := s.slot[v]
 			if sl == 0 {
@@ -347,9 +410,13 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 	// under any bounds), -Inf where the document has no word (no match).
 	// kinds[j]: the tag of the signals query word j names, if any.
 	kinds := make([]string, nw)
+	kindWords := b.rd.kindWords(query)
 	for j, v := range q.words {
 		if g := b.groups[v]; g != 0 {
 			kinds[j] = b.tables.concepts[g-1].tag
+		}
+		if k, ok := kindWords[v]; ok {
+			kinds[j] = k
 		}
 	}
 	best := make([]float32, len(cands)*nw)
@@ -428,6 +495,9 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 		}
 		f.Cos = search.Cosine(qc, dc)
 	}
+	for _, fs := range out[1:] {
+		copy(fs, base)
+	}
 
 	// Under each pair of bounds: the soft match of each query word in each
 	// document; each query word weighs its SIF weight times its IDF over the
@@ -437,9 +507,6 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 	wq := make([]float64, nw)
 	for bi, bd := range bounds {
 		fs := out[bi]
-		if bi > 0 {
-			copy(fs, base)
-		}
 		clear(sdf)
 		for d := range cands {
 			row := match[d*nw : (d+1)*nw]
@@ -485,10 +552,27 @@ func (b *Scorer) resetSlots(s *scratch) {
 }
 
 // docTerms is a candidate text analysed: the hash of each lexical term and
-// the vocabulary index of each word with a vector, in order.
+// the vocabulary index of each word with a vector, in order, and the places
+// the text names.
 type docTerms struct {
-	lex  []uint64
-	vecs []int32
+	lex    []uint64
+	vecs   []int32
+	places docPlaces
+}
+
+// agree sets Barred for a candidate c (its text analysed as t, with tf
+// occurrences of each lexical query term) that disagrees with what the
+// query asks for (a), whose names are the lexical terms names: another kind
+// of signal, another place, or a text without one of the names.
+func (f *Features) agree(a *asks, c search.Candidate, t *docTerms, tf []int32, names []int) {
+	f.Barred = len(a.kinds) > 0 && !slices.Contains(a.kinds, c.Tag) ||
+		a.place() && a.placeAgrees(c.Country, t.places) == "" ||
+		len(names) < len(a.names) // a name no candidate of the window has
+	for _, i := range names {
+		if tf[i] == 0 {
+			f.Barred = true
+		}
+	}
 }
 
 // termCache keeps analysed candidate texts between searches, since
@@ -519,7 +603,7 @@ func (b *Scorer) terms(c search.Candidate) *docTerms {
 	if ok {
 		return t
 	}
-	t = &docTerms{}
+	t = &docTerms{places: b.rd.textPlaces(text)}
 	b.an.analyze(text, nil, func(lex []byte, v int32) {
 		if lex != nil {
 			t.lex = append(t.lex, maphash.Bytes(termSeed, lex))

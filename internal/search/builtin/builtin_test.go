@@ -16,12 +16,12 @@ import (
 )
 
 var sampleDocs = []search.Candidate{
-	{ID: "job", Text: "We're hiring a senior machine learning engineer to build our LLM platform in Paris. Remote friendly, competitive salary."},
-	{ID: "funding", Text: "Acme Robotics raised $40M in a Series B led by Example Ventures to scale its warehouse picking robots."},
-	{ID: "launch", Text: "Just launched our AI code assistant: it writes unit tests for your pull requests. Try it free today!"},
-	{ID: "event", Text: "Join us at the Paris AI meetup next Thursday evening: talks on retrieval-augmented generation and agents, pizza included."},
-	{ID: "fr-job", Text: "Nous recrutons un ingénieur en apprentissage automatique à Lyon, CDI, télétravail partiel."},
-	{ID: "feedback", Text: "Tried the new chatbot for customer support: slow answers and it invents facts. Disappointed so far."},
+	{ID: "job", Text: "We're hiring a senior machine learning engineer to build our LLM platform in Paris. Remote friendly, competitive salary.", Tag: "job", Country: "france"},
+	{ID: "funding", Text: "Acme Robotics raised $40M in a Series B led by Example Ventures to scale its warehouse picking robots.", Tag: "funding"},
+	{ID: "launch", Text: "Just launched our AI code assistant: it writes unit tests for your pull requests. Try it free today!", Tag: "product_launch"},
+	{ID: "event", Text: "Join us at the Paris AI meetup next Thursday evening: talks on retrieval-augmented generation and agents, pizza included.", Tag: "events", Country: "france"},
+	{ID: "fr-job", Text: "Nous recrutons un ingénieur en apprentissage automatique à Lyon, CDI, télétravail partiel.", Tag: "job", Country: "france"},
+	{ID: "feedback", Text: "Tried the new chatbot for customer support: slow answers and it invents facts. Disappointed so far.", Tag: "product_feedback"},
 }
 
 // sampleCandidates returns sampleDocs with their vectors.
@@ -116,7 +116,9 @@ func TestBuiltinScore(t *testing.T) {
 		want  []string // ids expected at or above the cutoff; others below
 		top   string   // id expected to rank first, if any
 	}{
-		{"keywords", "machine learning engineer job", []string{"job", "fr-job"}, "job"},
+		{"keywords", "machine learning engineer job", []string{"job", "fr-job"}, ""},
+		{"kind and place", "ML jobs in Paris", []string{"job"}, "job"},
+		{"place contradicts", "AI meetups in Lyon", nil, ""},
 		{"paraphrase", "startup that builds robots got investment", []string{"funding"}, "funding"},
 		{"french query", "recrutement ingénieur", []string{"job", "fr-job"}, ""},
 		{"keywords", "robot startup funding", []string{"funding"}, "funding"},
@@ -210,7 +212,7 @@ func TestBuiltinTermCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cands := append(sampleCandidates(t, b), search.Candidate{ID: "edited", Text: text, Vector: vs[0]})
+		cands := append(sampleCandidates(t, b), search.Candidate{ID: "edited", Text: text, Vector: vs[0], Tag: "physical_ai"})
 		got, err := b.Score(ctx, "humanoid robot factory", cands)
 		if err != nil {
 			t.Fatal(err)

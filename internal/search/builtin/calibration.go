@@ -92,7 +92,13 @@ func decodeCalibration(b []byte) (Calibration, error) {
 }
 
 // Features are the raw, uncalibrated signals of one candidate (see Scorer).
-type Features struct{ Cos, Lex, Soft, Facet float64 }
+type Features struct {
+	Cos, Lex, Soft, Facet float64
+	// Barred: the candidate disagrees with what the query asks for (its
+	// kind, its place, or a name it lacks; see asks) and cannot match,
+	// whatever its other features.
+	Barred bool
+}
 
 // Linear is the first step of the calibration: the linear score s of f.
 func (c Calibration) Linear(f Features) float64 {
@@ -139,12 +145,19 @@ func WindowStats(s []float64) (mean, sd, top float64) {
 }
 
 // relevance applies the calibration to the features of a whole window.
+//
+// The window statistics are those of the candidates that are not barred:
+// a query that asks for funding is judged against the funding signals.
 func (c Calibration) relevance(fs []Features) []float64 {
 	out := make([]float64, len(fs))
+	open := make([]float64, 0, len(fs))
 	for i, f := range fs {
 		out[i] = c.Linear(f)
+		if !f.Barred {
+			open = append(open, out[i])
+		}
 	}
-	mean, sd, top := c.windowStats(out)
+	mean, sd, top := c.windowStats(open)
 	for i, s := range out {
 		out[i] = search.Logistic(c.Bias + s + c.Spread*(s-mean)/sd + c.Rank*(s-top))
 	}

@@ -38,7 +38,7 @@ func TestCalibrationErrors(t *testing.T) {
 		{"not JSON", "bias", "invalid character"},
 		{"unknown field", `{"bias": 1, "slope": 2}`, `unknown field "slope"`},
 		{"no prior sd", `{"soft_floor": 0.2, "soft_full": 1}`, "prior_sd > 0"},
-		{"soft bounds reversed", strings.Replace(string(calibrationFile), `"soft_floor": 0.2`, `"soft_floor": 1`, 1), "soft_floor < soft_full"},
+		{"soft bounds reversed", strings.Replace(string(calibrationFile), `"soft_floor": `, `"soft_floor": 1`, 1), "soft_floor < soft_full"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := decodeCalibration([]byte(tc.file)); err == nil || !strings.Contains(err.Error(), tc.says) {

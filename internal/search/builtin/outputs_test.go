@@ -48,13 +48,13 @@ func fingerprint(t *testing.T, b *builtin.Scorer) outputs {
 	out := outputs{Model: b.Model()}
 	cands := make([]search.Candidate, len(demo))
 	for i, s := range demo {
-		fmt.Fprintf(probe, "%q %q %q\n", s.ID, s.Text, s.Tag)
+		fmt.Fprintf(probe, "%q %q %q %q\n", s.ID, s.Text, s.Tag, s.Country)
 		for _, x := range vs[i] {
 			out.Vectors += float64(x) * (rng.Float64()*2 - 1)
 		}
-		cands[i] = search.Candidate{ID: s.ID, Text: s.Text, Vector: vs[i], Tag: s.Tag}
+		cands[i] = search.Candidate{ID: s.ID, Text: s.Text, Vector: vs[i], Tag: s.Tag, Country: s.Country}
 	}
-	set, err := eval.ReadSet(eval.DemoSet())
+	set, err := eval.BundledSet()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,14 +16,41 @@ import (
 
 // words calls fn with each word of text; the slice passed to fn is reused.
 func words(text string, buf []byte, fn func(w []byte)) []byte {
+	return casedWords(text, buf, func(w []byte, _ wordCase) { fn(w) })
+}
+
+// wordCase is how a word was written before it was folded.
+type wordCase struct {
+	// Capital: its first letter is upper case; Upper: it has no lower-case
+	// letter and at least two letters ("US", "AI").
+	Capital, Upper bool
+}
+
+// casedWords is words that also tells how each word was written.
+func casedWords(text string, buf []byte, fn func(w []byte, c wordCase)) []byte {
 	buf = buf[:0]
-	pendingJoin := byte(0) // '-' or '\'' seen after a word character
+	pendingJoin := byte(0)      // '-' or '\'' seen after a word character
+	var first, upper, lower int // first: 1 lower, 2 upper (first letter)
+	letter := func(up bool) {
+		if first == 0 {
+			first = 1
+			if up {
+				first = 2
+			}
+		}
+		if up {
+			upper++
+		} else {
+			lower++
+		}
+	}
 	flush := func() {
 		if len(buf) > 0 {
-			fn(buf)
+			fn(buf, wordCase{Capital: first == 2, Upper: lower == 0 && upper >= 2})
 		}
 		buf = buf[:0]
 		pendingJoin = 0
+		first, upper, lower = 0, 0, 0
 	}
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -31,6 +58,9 @@ func words(text string, buf []byte, fn func(w []byte)) []byte {
 			i++
 			switch {
 			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				if c >= 'a' {
+					letter(false)
+				}
 				if pendingJoin != 0 {
 					buf = append(buf, pendingJoin)
 					pendingJoin = 0
@@ -38,6 +68,7 @@ func words(text string, buf []byte, fn func(w []byte)) []byte {
 				buf = append(buf, c)
 				continue
 			case 'A' <= c && c <= 'Z':
+				letter(true)
 				if pendingJoin != 0 {
 					buf = append(buf, pendingJoin)
 					pendingJoin = 0
@@ -74,6 +105,9 @@ func words(text string, buf []byte, fn func(w []byte)) []byte {
 		case unicode.Is(unicode.Mn, r):
 			// dropped: accents are folded
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if unicode.IsLetter(r) {
+				letter(unicode.IsUpper(r))
+			}
 			if pendingJoin != 0 {
 				buf = append(buf, pendingJoin)
 				pendingJoin = 0

