@@ -13,6 +13,7 @@ import (
 
 	"signals/internal/failure"
 	"signals/internal/model"
+	"signals/internal/quota"
 	"signals/internal/search"
 	"signals/internal/wire"
 )
@@ -156,6 +157,7 @@ func (a *API) HandleSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, err := a.Search(r.Context(), principalAccount(r), req)
 	if err != nil {
+		quota.ReturnRefused(w, r, err) // a refused search is not a request
 		a.Problems.Write(w, r, err)
 		return
 	}
