@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"signals/internal/failure"
 	"signals/internal/model"
@@ -92,6 +93,14 @@ func (req SearchRequest) Validate() (search.Request, error) {
 	var r search.Request
 	if strings.TrimSpace(req.Query) == "" || UTF16Len(req.Query) > MaxQueryUTF16 {
 		return r, wire.Invalid[SearchRequest]("query")
+	}
+	if !utf8.ValidString(req.Query) || strings.ContainsRune(req.Query, 0) {
+		// MCP arguments and the JSON body are checked as bytes on the way
+		// in; this keeps any other caller to the same rule.
+		p := wire.Invalid[SearchRequest]("query")
+		p.ValidationMessage = fmt.Sprintf("must be UTF-8 text without NUL characters, at most %d UTF-16 code units", MaxQueryUTF16)
+		p.Detail = "query " + p.ValidationMessage
+		return r, p
 	}
 	r.Query = search.NormalizeQuery(req.Query)
 	if err := model.CheckValues("tags", req.Tags, model.Tags); err != nil {
