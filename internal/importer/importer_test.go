@@ -168,3 +168,28 @@ func TestImportRefusesInvalidUTF8(t *testing.T) {
 		t.Errorf("%d signals written; an invalid file writes nothing", n)
 	}
 }
+
+// The ids "." and ".." are refused: URL encoders leave dots alone, so no
+// path could read them. Ids that merely hold dots are fine.
+func TestImportRefusesDotIDs(t *testing.T) {
+	db := openDB(t)
+	lines := []string{
+		strings.Replace(good1, `"id":"a"`, `"id":"."`, 1),
+		strings.Replace(good1, `"id":"a"`, `"id":".."`, 1),
+		strings.Replace(good1, `"id":"a"`, `"id":"..."`, 1),
+		strings.Replace(good1, `"id":"a"`, `"id":"a/../b"`, 1),
+	}
+	var errs bytes.Buffer
+	res, err := Import(context.Background(), strings.NewReader(strings.Join(lines, "\n")), db, Options{Errors: &errs})
+	if err != ErrInvalid || res.Invalid != 2 {
+		t.Errorf("err=%v res=%+v report=%s", err, res, errs.String())
+	}
+	for _, want := range []string{`line 1: id: must not be "." or ".."`, `line 2: id: must not be "." or ".."`} {
+		if !strings.Contains(errs.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, errs.String())
+		}
+	}
+	if _, err := Import(context.Background(), strings.NewReader(strings.Join(lines[2:], "\n")), db, Options{}); err != nil {
+		t.Errorf("ids holding dots: %v", err)
+	}
+}
