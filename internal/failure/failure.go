@@ -36,6 +36,7 @@ const (
 	CodeServiceBusy          Code = "service_busy"
 	CodeSearchTimeout        Code = "search_timeout"
 	CodeSearchFailed         Code = "search_failed"
+	CodeServiceUnavailable   Code = "service_unavailable"
 	CodeInternalError        Code = "internal_error"
 )
 
@@ -74,6 +75,7 @@ var Codes = []Info{
 	{CodeServiceBusy, "Service busy", "the search model is at capacity; nothing was counted", true},
 	{CodeSearchTimeout, "Search timed out", "the search timed out; its reservation is used", true},
 	{CodeSearchFailed, "Search failed", "the search failed; its reservation is used", true},
+	{CodeServiceUnavailable, "Service unavailable", "the database is unreachable, even after a retry; wait `retry_after_seconds`", true},
 	{CodeInternalError, "Internal error", "an unexpected failure; quote the `request_id`", true},
 }
 

@@ -53,6 +53,7 @@ var statuses = map[failure.Code]int{
 	failure.CodeServiceBusy:          http.StatusServiceUnavailable,
 	failure.CodeSearchTimeout:        http.StatusServiceUnavailable,
 	failure.CodeSearchFailed:         http.StatusServiceUnavailable,
+	failure.CodeServiceUnavailable:   http.StatusServiceUnavailable,
 	failure.CodeInternalError:        http.StatusInternalServerError,
 }
 
