@@ -9,16 +9,18 @@ package account
 import (
 	"context"
 	"fmt"
+	"html/template"
 	"log/slog"
 	"net/http"
 	"strings"
 	"time"
 
+	"signals/internal/failure"
 	"signals/internal/mail"
 	"signals/internal/model"
-	"signals/internal/problem"
 	"signals/internal/session"
 	"signals/internal/store"
+	"signals/internal/web"
 )
 
 // Store is what the pages read and change.
@@ -49,12 +51,24 @@ type Connections interface {
 	Disconnect(ctx context.Context, accountID int64, id string) error
 }
 
+// Layout frames the pages in the site's one layout and navigation, and
+// renders their failures; the website (web.Site) provides it.
+type Layout interface {
+	// WritePrivate writes a personal page with status.
+	WritePrivate(w http.ResponseWriter, r *http.Request, status int, p web.Page)
+	// PrivateError writes the error page of err, whose status and code
+	// come from its failure code, under the heading title ("" for the
+	// code's title).
+	PrivateError(w http.ResponseWriter, r *http.Request, title string, err error)
+}
+
 // Config is what the pages need.
 type Config struct {
 	BaseURL  string
 	Store    Store
 	Sessions *session.Manager
 	Mail     mail.Sender
+	Layout   Layout
 	Log      *slog.Logger
 	Now      func() time.Time
 	// DigestHour is the UTC hour at which digests are sent.
@@ -81,8 +95,8 @@ func New(cfg Config) (*Pages, error) {
 		return nil, fmt.Errorf("account: base URL: %w", err)
 	}
 	p.origins.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.fail(w, r, http.StatusForbidden, "This form came from another site",
-			"Forms that change your account work only from this site's own pages (forbidden_origin). Nothing was changed.")
+		p.fail(w, r, "This form came from another site", failure.New(failure.CodeForbiddenOrigin,
+			"Forms that change your account work only from this site's own pages. Nothing was changed."))
 	}))
 	return p, nil
 }
@@ -123,34 +137,27 @@ func (p *Pages) Methods(handlers map[string]http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Set("Allow", strings.Join(allow, ", "))
-		p.fail(w, r, http.StatusMethodNotAllowed, "Method not allowed",
-			fmt.Sprintf("%s does not answer %s (method_not_allowed).", r.URL.Path, r.Method))
+		p.fail(w, r, "", failure.MethodNotAllowed(r.Method, allow))
 	})
 }
 
-// private marks a response as personal: no cache keeps it, no page leaks
-// its address (which may hold a token) to another site, and no other site
-// frames it.
-func private(w http.ResponseWriter) { privateWith(w, "") }
-
-// privateWith is private, with forms also allowed to lead to formAction
-// (an origin; "" for none).
-func privateWith(w http.ResponseWriter, formAction string) {
+// private marks a redirect that answers a personal request: no cache
+// keeps it, and no other site learns the address it came from (which may
+// hold a token). Pages get the same from the layout.
+func private(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	if formAction != "" {
-		formAction = " " + formAction
-	}
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; "+
-		"form-action 'self'"+formAction+"; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("Referrer-Policy", web.PrivateReferrerPolicy)
 }
 
-// render writes a page with status.
+// sections mark the navigation entry of each page.
+var sections = map[string]string{
+	"sign-in": session.SignInPath, "check-email": session.SignInPath, "confirm": session.SignInPath,
+	"account": "/account",
+}
+
+// render writes a page with status, framed in the site's layout.
 func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
-	privateWith(w, v.formAction)
 	if c, ok := session.FromContext(r.Context()); ok {
 		v.SignedIn, v.Email = true, c.Account.Email
 	}
@@ -159,31 +166,24 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 		p.internal(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(body)
+	p.cfg.Layout.WritePrivate(w, r, status, web.Page{Title: v.Title, Section: sections[name],
+		Body: template.HTML(body), FormAction: v.formAction})
 }
 
-// fail writes an error page.
-func (p *Pages) fail(w http.ResponseWriter, r *http.Request, status int, title, message string) {
-	p.render(w, r, status, "error", view{Title: title, Message: message})
+// fail writes the error page of err under the heading title ("" for the
+// title of err's code). Its status and code are those of err's failure
+// code (problem.Status); an error without one is an internal_error.
+func (p *Pages) fail(w http.ResponseWriter, r *http.Request, title string, err error) {
+	p.cfg.Layout.PrivateError(w, r, title, err)
 }
 
-// internal logs an unexpected failure with the request id and writes a 500
-// page that gives the id, never the failure itself. A store that cannot be
-// reached is a 503.
+// internal answers an unexpected failure: it is logged with the request
+// id, and the page gives the id, never the failure itself.
 func (p *Pages) internal(w http.ResponseWriter, r *http.Request, err error) {
 	if r.Context().Err() != nil {
 		return // the client left; nobody reads the answer
 	}
-	id := r.Header.Get(problem.RequestIDHeader)
-	p.cfg.Log.Error("page failed", "request_id", id, "path", r.URL.Path, "err", err)
-	private(w)
-	body, _ := execute("error", view{Title: "Something went wrong",
-		Message: "The service could not answer this request. Try again in a moment; if it keeps failing, give us the request id " + id + " (internal_error)."})
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(http.StatusInternalServerError)
-	w.Write(body)
+	p.fail(w, r, "Something went wrong", err)
 }
 
 // SessionFailed answers a request whose session could not be read.
@@ -193,7 +193,7 @@ func (p *Pages) SessionFailed(w http.ResponseWriter, r *http.Request, err error)
 
 // NotFound is the HTML 404 of pages under this package's paths.
 func (p *Pages) NotFound(w http.ResponseWriter, r *http.Request) {
-	p.fail(w, r, http.StatusNotFound, "Not found", "There is no page at "+r.URL.Path+" (not_found).")
+	p.fail(w, r, "", failure.NotFound("There is no page at "+r.URL.Path+"."))
 }
 
 // now is the current time in UTC.

@@ -12,7 +12,9 @@ import (
 	"unicode/utf8"
 
 	"signals/internal/auth"
+	"signals/internal/failure"
 	"signals/internal/model"
+	"signals/internal/problem"
 	"signals/internal/session"
 	"signals/internal/store"
 )
@@ -20,12 +22,18 @@ import (
 // maxKeys bounds the keys one account holds at once.
 const maxKeys = 25
 
+// maxKeyName bounds the length of a key's name, in characters.
+const maxKeyName = 100
+
 // accountView is the account area.
 type accountView struct {
 	// NewKey is the secret of a key just created: shown on this one page.
 	NewKey, NewKeyName string
 	Keys               []keyRow
-	KeyName, KeyError  string
+	KeyName            string
+	// KeyError, InterestsError and DeleteError say why a form was
+	// refused; the page's status is their code's.
+	KeyError *failure.Error
 
 	Usage       usageView
 	Chart       template.HTML
@@ -33,8 +41,18 @@ type accountView struct {
 	Connections []connectionRow
 
 	Interests      interestsView
-	InterestsError string
-	DeleteError    string
+	InterestsError *failure.Error
+	DeleteError    *failure.Error
+}
+
+// status is the page's status: that of the refused form's failure, if any.
+func (v *accountView) status() int {
+	for _, e := range []*failure.Error{v.KeyError, v.InterestsError, v.DeleteError} {
+		if e != nil {
+			return problem.Status(e.Code)
+		}
+	}
+	return http.StatusOK
 }
 
 type keyRow struct{ ID, Name, Hint, Created, LastUsed string }
@@ -79,11 +97,11 @@ func (p *Pages) digestHour() string { return fmt.Sprintf("%02d:00", p.cfg.Digest
 
 // Account serves GET /account.
 func (p *Pages) Account(w http.ResponseWriter, r *http.Request) {
-	p.showAccount(w, r, http.StatusOK, accountView{})
+	p.showAccount(w, r, accountView{})
 }
 
 // showAccount fills in the account area around what an action left in v.
-func (p *Pages) showAccount(w http.ResponseWriter, r *http.Request, status int, v accountView) {
+func (p *Pages) showAccount(w http.ResponseWriter, r *http.Request, v accountView) {
 	cur, _ := session.FromContext(r.Context())
 	acct := cur.Account
 	ctx := r.Context()
@@ -104,7 +122,7 @@ func (p *Pages) showAccount(w http.ResponseWriter, r *http.Request, status int, 
 		p.internal(w, r, err)
 		return
 	}
-	p.render(w, r, status, "account", view{Title: "Your account", Notice: notices[r.URL.Query().Get("notice")], Account: &v})
+	p.render(w, r, v.status(), "account", view{Title: "Your account", Notice: notices[r.URL.Query().Get("notice")], Account: &v})
 }
 
 func (p *Pages) fillKeys(ctx context.Context, accountID int64, v *accountView) error {
@@ -167,11 +185,11 @@ func (p *Pages) fillInterests(ctx context.Context, accountID int64, r *http.Requ
 		return err
 	}
 	shown := in
-	if v.InterestsError != "" {
+	if v.InterestsError != nil {
 		shown = interestsFrom(r)
 	}
 	v.Interests = interestsView{Chosen: chosen, Frequency: in.Frequency, Hour: p.digestHour(), Summary: summary(in)}
-	if v.InterestsError != "" {
+	if v.InterestsError != nil {
 		v.Interests.Frequency = shown.Frequency
 	}
 	for _, t := range model.Tags {
@@ -233,11 +251,13 @@ func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
 	v := accountView{KeyName: name}
 	switch {
 	case name == "":
-		v.KeyError = "Give the key a name, so that you can tell it apart later."
-	case utf8.RuneCountInString(name) > 100 || !utf8.ValidString(name) || strings.ContainsFunc(name, isControl):
-		v.KeyError = "A key name is at most 100 characters, without control characters."
+		v.KeyError = failure.Missing("name")
+		v.KeyError.Detail = "Give the key a name, so that you can tell it apart later."
+	case utf8.RuneCountInString(name) > maxKeyName || !utf8.ValidString(name) || strings.ContainsFunc(name, isControl):
+		v.KeyError = failure.TooLong("name", 1, maxKeyName, "characters without control characters")
+		v.KeyError.Detail = fmt.Sprintf("A key name is at most %d characters, without control characters.", maxKeyName)
 	}
-	if v.KeyError == "" {
+	if v.KeyError == nil {
 		keys, err := p.cfg.Store.Keys(r.Context(), acct.ID)
 		if err != nil {
 			p.internal(w, r, err)
@@ -250,11 +270,11 @@ func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if active >= maxKeys {
-			v.KeyError = fmt.Sprintf("An account holds at most %d keys at once; revoke one first.", maxKeys)
+			v.KeyError = failure.New(failure.CodeInvalidParameter, fmt.Sprintf("An account holds at most %d keys at once; revoke one first.", maxKeys))
 		}
 	}
-	if v.KeyError != "" {
-		p.showAccount(w, r, http.StatusBadRequest, v)
+	if v.KeyError != nil {
+		p.showAccount(w, r, v)
 		return
 	}
 	secret, _, err := auth.Issue(r.Context(), p.cfg.Store, acct.ID, name, p.now())
@@ -263,7 +283,7 @@ func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.NewKey, v.NewKeyName, v.KeyName = secret, name, ""
-	p.showAccount(w, r, http.StatusOK, v)
+	p.showAccount(w, r, v)
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
@@ -280,7 +300,7 @@ func (p *Pages) RevokeKey(w http.ResponseWriter, r *http.Request) {
 	// Only the account's own keys: a key id is no secret.
 	i := slices.IndexFunc(keys, func(k model.APIKey) bool { return k.ID == id && k.RevokedAt == nil })
 	if i < 0 {
-		p.fail(w, r, http.StatusNotFound, "No such key", "This account has no working key with that id; it may be revoked already (not_found).")
+		p.fail(w, r, "No such key", failure.NotFound("This account has no working key with that id; it may be revoked already."))
 		return
 	}
 	if err := p.cfg.Store.RevokeKey(r.Context(), id, p.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -298,7 +318,7 @@ func (p *Pages) Disconnect(w http.ResponseWriter, r *http.Request) {
 	}
 	err := p.cfg.Connections.Disconnect(r.Context(), signedIn(r).ID, r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) {
-		p.fail(w, r, http.StatusNotFound, "No such app", "No app with that id is connected to this account (not_found).")
+		p.fail(w, r, "No such app", failure.NotFound("No app with that id is connected to this account."))
 		return
 	}
 	if err != nil {
@@ -321,13 +341,18 @@ func interestsFrom(r *http.Request) model.Interests {
 func (p *Pages) SaveInterests(w http.ResponseWriter, r *http.Request) {
 	acct := signedIn(r)
 	if err := r.ParseForm(); err != nil {
-		p.fail(w, r, http.StatusBadRequest, "Form not understood", "The form could not be read (invalid_parameter).")
+		p.fail(w, r, "Form not understood", formError(err))
 		return
 	}
 	in := interestsFrom(r)
 	in.Tags, in.Countries = dedupe(in.Tags), dedupe(in.Countries)
 	if err := in.Check(); err != nil {
-		p.showAccount(w, r, http.StatusBadRequest, accountView{InterestsError: capitalize(err.Error()) + "."})
+		refused, ok := failure.As(err)
+		if !ok {
+			p.internal(w, r, err)
+			return
+		}
+		p.showAccount(w, r, accountView{InterestsError: refused})
 		return
 	}
 	in.Since = p.now()
@@ -352,11 +377,13 @@ func dedupe(values []string) []string {
 	return slices.Compact(out)
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
+// formError is the failure of a form that could not be read.
+func formError(err error) *failure.Error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return failure.New(failure.CodePayloadTooLarge, fmt.Sprintf("The form is larger than %d KiB.", maxForm>>10))
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return failure.New(failure.CodeInvalidParameter, "The form could not be read.")
 }
 
 // StopInterests serves POST /account/interests/stop.
@@ -373,7 +400,8 @@ func (p *Pages) StopInterests(w http.ResponseWriter, r *http.Request) {
 func (p *Pages) Delete(w http.ResponseWriter, r *http.Request) {
 	acct := signedIn(r)
 	if !strings.EqualFold(strings.TrimSpace(r.PostFormValue("confirm")), acct.Email) {
-		p.showAccount(w, r, http.StatusBadRequest, accountView{DeleteError: "Type this account's email address exactly to delete it."})
+		refused := invalid("confirm", "Type this account's email address exactly to delete it.")
+		p.showAccount(w, r, accountView{DeleteError: refused})
 		return
 	}
 	if err := p.cfg.Store.DeleteAccount(r.Context(), acct.ID); err != nil && !errors.Is(err, store.ErrNotFound) {

@@ -41,7 +41,7 @@ type consentView struct {
 func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c Consent) {
 	u, err := url.Parse(c.RedirectURI)
 	if err != nil || u.Host == "" {
-		p.fail(w, r, http.StatusBadRequest, "Invalid request", "The redirect URI is not valid.")
+		p.fail(w, r, "This app's request is not valid", invalid("redirect_uri", "The redirect URI is not valid."))
 		return
 	}
 	v := view{Title: "Allow " + c.ClientName + "?", Consent: &consentView{Consent: c, RedirectHost: u.Host}}
@@ -51,9 +51,11 @@ func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c Consent) {
 	p.render(w, r, http.StatusOK, "consent", v)
 }
 
-// Fail shows an error page with status.
-func (p *Pages) Fail(w http.ResponseWriter, r *http.Request, status int, title, message string) {
-	p.fail(w, r, status, title, message)
+// Fail shows the error page of err under the heading title ("" for the
+// title of err's code): its status and code are those of err's failure
+// code, and any other error is an internal_error.
+func (p *Pages) Fail(w http.ResponseWriter, r *http.Request, title string, err error) {
+	p.fail(w, r, title, err)
 }
 
 // cspSource reports whether a host may be written into a CSP header as is.

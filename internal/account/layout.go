@@ -4,24 +4,24 @@ import (
 	"bytes"
 	"embed"
 	"html/template"
+
+	"signals/internal/failure"
 )
 
 //go:embed templates/*.html
 var templateFiles embed.FS
 
-// view is what a page template reads. The layout uses Title, SignedIn,
-// Email and Notice; each page the fields it needs.
+// view is what a page template reads: page.html uses Notice, each page
+// the fields it needs. The site's layout frames the result under Title.
 type view struct {
 	Title    string
 	SignedIn bool
 	Email    string
 	// Notice confirms what the last action did.
 	Notice string
-	// Message is the text of an error page.
-	Message string
-
 	// The sign-in form: what was typed, where to go next, what was wrong.
-	FormEmail, Next, FormError string
+	FormEmail, Next string
+	FormError       *failure.Error
 	// Token is the one-time token a confirmation form posts.
 	Token string
 	// Account is the account area.
@@ -32,11 +32,12 @@ type view struct {
 	formAction string
 }
 
-// pages are parsed once: each page's "content" inside the one layout.
+// pages are parsed once: each page's "content" inside page.html, which the
+// site's layout then frames.
 var pages = func() map[string]*template.Template {
-	layout := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html"))
+	layout := template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFiles, "templates/page.html"))
 	out := map[string]*template.Template{}
-	for _, name := range []string{"error", "sign-in", "check-email", "confirm", "account",
+	for _, name := range []string{"sign-in", "check-email", "confirm", "account",
 		"deleted", "unsubscribe", "unsubscribed", "consent"} {
 		out[name] = template.Must(template.Must(layout.Clone()).ParseFS(templateFiles, "templates/"+name+".html"))
 	}
@@ -47,6 +48,6 @@ var funcs = template.FuncMap{"thousands": thousands}
 
 func execute(name string, v view) ([]byte, error) {
 	var buf bytes.Buffer
-	err := pages[name].ExecuteTemplate(&buf, "layout", v)
+	err := pages[name].ExecuteTemplate(&buf, "page", v)
 	return buf.Bytes(), err
 }

@@ -10,11 +10,11 @@ import (
 	"net/http"
 	"net/mail"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"signals/internal/auth"
+	"signals/internal/failure"
 	signalsmail "signals/internal/mail"
 	"signals/internal/problem"
 	"signals/internal/session"
@@ -91,8 +91,9 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 	next := session.LocalPath(r.PostFormValue("next"))
 	email, ok := normalEmail(typed)
 	if !ok {
-		p.render(w, r, http.StatusBadRequest, "sign-in", view{Title: "Sign in", FormEmail: typed, Next: next,
-			FormError: "Enter one email address, such as ada@example.com."})
+		refused := invalid("email", "Enter one email address, such as ada@example.com.")
+		p.render(w, r, problem.Status(refused.Code), "sign-in", view{Title: "Sign in", FormEmail: typed, Next: next,
+			FormError: refused})
 		return
 	}
 	now := p.now()
@@ -103,10 +104,9 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 	var limited errThrottled
 	if errors.As(err, &limited) {
 		wait := max(int(limited.retryAt.Sub(now).Seconds()+0.999), 1)
-		w.Header().Set("Retry-After", strconv.Itoa(wait))
-		p.fail(w, r, http.StatusTooManyRequests, "Too many sign-in links",
+		p.fail(w, r, "Too many sign-in links", failure.New(failure.CodeSignInLimitReached,
 			fmt.Sprintf("Too many sign-in links were asked for from here or for this address. Use the latest link you received, or try again after %s UTC (about %d minutes).",
-				limited.retryAt.Format("15:04"), (wait+59)/60))
+				limited.retryAt.Format("15:04"), (wait+59)/60)).WithRetryAfter(wait))
 		return
 	}
 	if err != nil {
@@ -121,8 +121,8 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := p.cfg.Mail.Send(r.Context(), p.signInMail(email, token)); err != nil {
 		p.cfg.Log.Error("sign-in mail not sent", "request_id", r.Header.Get(problem.RequestIDHeader), "err", err)
-		p.fail(w, r, http.StatusServiceUnavailable, "The email could not be sent",
-			"The sign-in link could not be sent just now. Try again in a few minutes (service_unavailable).")
+		p.fail(w, r, "The email could not be sent", failure.New(failure.CodeServiceUnavailable,
+			"The sign-in link could not be sent just now. Try again in a few minutes."))
 		return
 	}
 	p.render(w, r, http.StatusOK, "check-email", view{Title: "Check your email", FormEmail: email})
@@ -159,6 +159,14 @@ func (p *Pages) signInMail(email, token string) signalsmail.Message {
 	return signalsmail.Message{To: email, Subject: "Sign in to Signals", Text: text, HTML: html.String()}
 }
 
+// invalid is a refused form field: an invalid_parameter failure whose
+// detail speaks to the person who filled in the form.
+func invalid(param, detail string) *failure.Error {
+	e := failure.Malformed(param, detail)
+	e.Detail = detail
+	return e
+}
+
 var signInMailHTML = template.Must(template.New("mail").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to Signals</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5">
@@ -186,8 +194,8 @@ func (p *Pages) tokenForm(w http.ResponseWriter, r *http.Request, page, title st
 }
 
 func (p *Pages) badLink(w http.ResponseWriter, r *http.Request) {
-	p.fail(w, r, http.StatusBadRequest, "This sign-in link does not work",
-		"The link is not valid: it may have been used already, have expired after 15 minutes, or have been cut short by the mail program. Ask for a new link on the sign-in page (invalid_parameter).")
+	p.fail(w, r, "This sign-in link does not work", invalid("token",
+		"The link is not valid: it may have been used already, have expired after 15 minutes, or have been cut short by the mail program. Ask for a new link on the sign-in page."))
 }
 
 // Confirm serves POST /sign-in/confirm: the link is used up, the account

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"signals/internal/auth"
+	"signals/internal/failure"
 	"signals/internal/session"
 	"signals/internal/store"
 )
@@ -42,6 +43,6 @@ func (p *Pages) Unsubscribe(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *Pages) badUnsubscribe(w http.ResponseWriter, r *http.Request) {
-	p.fail(w, r, http.StatusNotFound, "This unsubscribe link does not work",
-		"The link is not one we sent, or its account was deleted. Signed in, you can stop digests in your account's email interests (not_found).")
+	p.fail(w, r, "This unsubscribe link does not work", failure.NotFound(
+		"The link is not one we sent, or its account was deleted. Signed in, you can stop digests in your account's email interests."))
 }

@@ -32,7 +32,7 @@ func (a *App) newAccountArea() error {
 	base, _ := url.Parse(a.cfg.BaseURL)
 	a.sessions = &session.Manager{Store: a.store, Now: a.now, Secure: base != nil && base.Scheme == "https"}
 	a.account, err = account.New(account.Config{
-		BaseURL: a.cfg.BaseURL, Store: a.usage, Sessions: a.sessions, Mail: a.measuredMail("sign_in", mailer),
+		BaseURL: a.cfg.BaseURL, Store: a.usage, Sessions: a.sessions, Mail: a.measuredMail("sign_in", mailer), Layout: a.site,
 		Log: a.log, Now: a.now, DigestHour: a.cfg.Mail.DigestHour, Connections: a.oauth,
 	})
 	if err != nil {

@@ -161,7 +161,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.api = &api.API{Store: st, Searcher: a.search, Problems: a.problems, BaseURL: cfg.BaseURL}
 	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.authenticateMCP, Limiter: a.limiter,
 		API: a.api, Problems: a.problems, Log: demoted(log)})
-	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log}); err != nil {
+	// The site's pages read the session that the account area (built
+	// below) keeps, for the navigation to name the account or signing in.
+	session := func(h http.Handler) http.Handler { return a.sessions.Load(h) }
+	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log, Session: session}); err != nil {
 		st.Close()
 		return nil, err
 	}

@@ -23,8 +23,8 @@ func (p accountPages) Consent(w http.ResponseWriter, r *http.Request, c account.
 	p.a.account.Consent(w, r, c)
 }
 
-func (p accountPages) Fail(w http.ResponseWriter, r *http.Request, status int, title, message string) {
-	p.a.account.Fail(w, r, status, title, message)
+func (p accountPages) Fail(w http.ResponseWriter, r *http.Request, title string, err error) {
+	p.a.account.Fail(w, r, title, err)
 }
 
 // authenticateMCP resolves the bearer credential of a request to /mcp: an

@@ -109,7 +109,7 @@ func (a *App) routes() http.Handler {
 	// Any other path is a 404 page (problem details to a client that
 	// prefers JSON, Markdown to one that asks for it); unknown API paths
 	// stay JSON above, and /.well-known answers for itself.
-	mux.HandleFunc("/", a.site.NotFound)
+	mux.Handle("/", a.site.WithSession(http.HandlerFunc(a.site.NotFound)))
 	// --- End of website ------------------------------------------------
 
 	a.table = mux.routes

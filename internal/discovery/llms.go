@@ -22,6 +22,9 @@ func LLMsTxt(base string) []byte {
 		"classifications and source claims may be wrong.\n")
 	w("- Keys are free: sign in with a verified email at %s%s and create one. Send it as `Authorization: Bearer <API_KEY>`.\n",
 		base, AccountPath)
+	w("- MCP clients that support OAuth 2.1 connect without a key: `%s%s` answers 401 with a challenge naming its "+
+		"protected resource metadata; the person signs in and consents; scopes `signals:read` and `signals:search`.\n",
+		base, MCPPath)
 	w("- Initial limits per account: %d requests per UTC day and %d per minute (HTTP and MCP together), "+
 		"%d fresh semantic searches per UTC day; `GET %s` reports an account's actual limits and usage. "+
 		"Do not retry a timed-out search automatically.\n",

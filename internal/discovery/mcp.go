@@ -3,6 +3,7 @@ package discovery
 import (
 	"signals/internal/api"
 	"signals/internal/model"
+	"signals/internal/oauth"
 )
 
 // Tool is one MCP tool of the service, by name and title.
@@ -39,6 +40,12 @@ type mcpMetadata struct {
 		Format string `json:"format"`
 		GetKey string `json:"get_key"`
 		Note   string `json:"note"`
+		OAuth  struct {
+			ProtectedResourceMetadata string   `json:"protected_resource_metadata"`
+			AuthorizationServer       string   `json:"authorization_server"`
+			Scopes                    []string `json:"scopes"`
+			Note                      string   `json:"note"`
+		} `json:"oauth"`
 	} `json:"authentication"`
 	Tools  []Tool `json:"tools"`
 	Limits struct {
@@ -79,6 +86,13 @@ func MCPMetadata(base string) []byte {
 	m.Auth.Note = "Create a key at " + base + AccountPath + " after signing in with a verified email; keep it in a " +
 		"private environment variable, never in a URL, repository or client-side application. The client must " +
 		"support custom authorization headers, or use OAuth."
+	m.Auth.OAuth.ProtectedResourceMetadata = base + oauth.ProtectedResourcePath
+	m.Auth.OAuth.AuthorizationServer = base
+	m.Auth.OAuth.Scopes = oauth.Scopes
+	m.Auth.OAuth.Note = "Instead of a key, MCP clients that support OAuth 2.1 (authorization code with PKCE S256, " +
+		"dynamic client registration) connect with the URL alone: the person signs in by email and consents. " +
+		"signals:read allows list_signals and get_signal, signals:search allows search_signals; access tokens go " +
+		"in the Authorization header only."
 	m.Tools = Tools
 	l := model.InitialLimits
 	m.Limits.Note = "Initial account limits, shared by HTTP and MCP; GET " + api.UsagePath + " reports an account's " +

@@ -33,6 +33,7 @@ const (
 	CodeDailyLimitReached    Code = "daily_limit_reached"
 	CodeSearchLimitReached   Code = "search_limit_reached"
 	CodeSearchInProgress     Code = "search_in_progress"
+	CodeSignInLimitReached   Code = "sign_in_limit_reached"
 	CodeServiceBusy          Code = "service_busy"
 	CodeSearchTimeout        Code = "search_timeout"
 	CodeSearchFailed         Code = "search_failed"
@@ -72,10 +73,11 @@ var Codes = []Info{
 	{CodeDailyLimitReached, "Daily limit reached", "the account's requests of this UTC day are used", true},
 	{CodeSearchLimitReached, "Search limit reached", "the account's fresh searches of this UTC day are used", true},
 	{CodeSearchInProgress, "Search in progress", "the account already runs a search", true},
+	{CodeSignInLimitReached, "Sign-in limit reached", "too many sign-in links were asked for this email or from this address in the hour", false},
 	{CodeServiceBusy, "Service busy", "the search model is at capacity; nothing was counted", true},
 	{CodeSearchTimeout, "Search timed out", "the search timed out; its reservation is used", true},
 	{CodeSearchFailed, "Search failed", "the search failed; its reservation is used", true},
-	{CodeServiceUnavailable, "Service unavailable", "the database is unreachable, even after a retry; wait `retry_after_seconds`", true},
+	{CodeServiceUnavailable, "Service unavailable", "a service the request needs cannot be reached: the database, even after a retry, or the mail server; wait `retry_after_seconds` when given", true},
 	{CodeInternalError, "Internal error", "an unexpected failure; quote the `request_id`", true},
 }
 

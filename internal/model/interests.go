@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"signals/internal/failure"
 )
 
 // Digest frequencies.
@@ -28,25 +30,35 @@ type Interests struct {
 	Since time.Time
 }
 
-// Check reports the first reason the interests cannot be kept.
+// Check reports the first reason the interests cannot be kept, as a
+// failure naming the form field at fault; its detail speaks to the person
+// who chose them.
 func (in Interests) Check() error {
 	if !slices.Contains(Frequencies, in.Frequency) {
-		return fmt.Errorf("choose how often: daily or weekly")
+		return refusedInterest(failure.Invalid("frequency", "must be daily or weekly", Frequencies),
+			"Choose how often: daily or weekly.")
 	}
 	if len(in.Tags) == 0 && len(in.Countries) == 0 {
-		return fmt.Errorf("choose at least one kind of signal or one country")
+		return refusedInterest(failure.Missing("tags"), "Choose at least one kind of signal or one country.")
 	}
 	for _, t := range in.Tags {
 		if !slices.Contains(Tags, t) {
-			return fmt.Errorf("%q is not a kind of signal", t)
+			return refusedInterest(failure.Invalid("tags", "must be kinds of signal", Tags),
+				fmt.Sprintf("%q is not a kind of signal.", t))
 		}
 	}
 	for _, c := range in.Countries {
 		if !ValidCountry(c) {
-			return fmt.Errorf("%q is not a country key", c)
+			return refusedInterest(failure.Malformed("countries", "must be country keys"),
+				fmt.Sprintf("%q is not a country key.", c))
 		}
 	}
 	return nil
+}
+
+func refusedInterest(e *failure.Error, detail string) *failure.Error {
+	e.Detail = detail
+	return e
 }
 
 // Filter is the signal filter of the interests.

@@ -2,11 +2,13 @@ package oauth
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 
 	"signals/internal/account"
+	"signals/internal/failure"
 	"signals/internal/session"
 	"signals/internal/store"
 )
@@ -22,14 +24,17 @@ var scopeWords = map[string]string{
 func (s *Server) check(w http.ResponseWriter, r *http.Request, q url.Values) (AuthorizeRequest, store.OAuthClient, bool) {
 	a, e := ParseAuthorize(q, s.resource)
 	if e != nil {
-		s.cfg.Pages.Fail(w, r, http.StatusBadRequest, "This app's request is not valid",
-			"The app that sent you here made a request that Signals cannot accept: "+e.Description+" ("+e.Code+"). Nothing was shared; tell the app's developer.")
+		refused := e.Failure()
+		refused.Detail = "The app that sent you here made a request that Signals cannot accept: " + e.Description +
+			". Nothing was shared; tell the app's developer."
+		s.cfg.Pages.Fail(w, r, "This app's request is not valid", refused)
 		return a, store.OAuthClient{}, false
 	}
 	c, err := s.cfg.Store.OAuthClient(r.Context(), a.ClientID)
 	if errors.Is(err, store.ErrNotFound) {
-		s.cfg.Pages.Fail(w, r, http.StatusBadRequest, "Unknown app",
-			"The app that sent you here is not registered with Signals (invalid_client). Nothing was shared.")
+		refused := failure.Malformed("client_id", "is not a client registered here")
+		refused.Detail = "The app that sent you here is not registered with Signals. Nothing was shared."
+		s.cfg.Pages.Fail(w, r, "Unknown app", refused)
 		return a, c, false
 	}
 	if err != nil {
@@ -37,8 +42,9 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request, q url.Values) (Au
 		return a, c, false
 	}
 	if !slices.Contains(c.RedirectURIs, a.RedirectURI) {
-		s.cfg.Pages.Fail(w, r, http.StatusBadRequest, "This app's request is not valid",
-			"The redirect URI is not one that this app registered (invalid_request). Nothing was shared, and you were not sent on.")
+		refused := failure.Malformed("redirect_uri", "is not one of the client's registered redirect URIs")
+		refused.Detail = "The redirect URI is not one that this app registered. Nothing was shared, and you were not sent on."
+		s.cfg.Pages.Fail(w, r, "This app's request is not valid", refused)
 		return a, c, false
 	}
 	return a, c, true
@@ -73,7 +79,7 @@ func (s *Server) Authorize(w http.ResponseWriter, r *http.Request) {
 // both go back to the client.
 func (s *Server) Decide(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
-		s.cfg.Pages.Fail(w, r, http.StatusBadRequest, "Invalid form", "The consent form could not be read (invalid_request).")
+		s.cfg.Pages.Fail(w, r, "Invalid form", failure.New(failure.CodeInvalidParameter, "The consent form could not be read."))
 		return
 	}
 	form := r.PostForm
@@ -110,7 +116,9 @@ func (s *Server) Decide(w http.ResponseWriter, r *http.Request) {
 		answer.Set("error", ErrAccessDenied)
 		answer.Set("error_description", "the account owner denied access")
 	default:
-		s.cfg.Pages.Fail(w, r, http.StatusBadRequest, "Invalid form", "Choose Allow or Deny (invalid_request).")
+		refused := failure.Invalid("decision", "must be allow or deny", []string{"allow", "deny"})
+		refused.Detail = "Choose Allow or Deny."
+		s.cfg.Pages.Fail(w, r, "Invalid form", refused)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
@@ -128,12 +136,11 @@ func withQuery(uri string, v url.Values) string {
 	return u.String()
 }
 
-// internal logs an unexpected failure and shows a page without it.
+// internal answers an unexpected failure with a page that gives the
+// request id, never the failure, which the page's renderer logs.
 func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 	if r.Context().Err() != nil {
 		return
 	}
-	s.cfg.Log.Error("oauth authorize failed", "path", r.URL.Path, "err", err)
-	s.cfg.Pages.Fail(w, r, http.StatusInternalServerError, "Something went wrong",
-		"Signals could not answer this request. Try again in a moment (internal_error).")
+	s.cfg.Pages.Fail(w, r, "Something went wrong", fmt.Errorf("oauth authorize: %w", err))
 }

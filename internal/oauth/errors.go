@@ -3,6 +3,8 @@ package oauth
 import (
 	"encoding/json"
 	"net/http"
+
+	"signals/internal/failure"
 )
 
 // Error codes of RFC 6749 §5.2, RFC 7591 §3.2.2 and RFC 8707 §2.
@@ -30,6 +32,10 @@ type Error struct {
 	Description string `json:"error_description,omitempty"`
 	// Status is the HTTP status of the JSON answer.
 	Status int `json:"-"`
+	// Param names the request parameter at fault, when one is; missing
+	// tells that it was not sent.
+	Param   string `json:"-"`
+	missing bool
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Description }
@@ -41,6 +47,39 @@ func fail(code, description string) *Error {
 		status = http.StatusUnauthorized
 	}
 	return &Error{Code: code, Description: description, Status: status}
+}
+
+// failParam returns the Error of fail about the parameter param.
+func failParam(code, param, description string) *Error {
+	e := fail(code, description)
+	e.Param = param
+	return e
+}
+
+// missing returns the Error of fail about the parameter param, which was
+// not sent.
+func missing(code, param, description string) *Error {
+	e := failParam(code, param, description)
+	e.missing = true
+	return e
+}
+
+// Failure is e as the service's own failure, for a page that shows it to a
+// person: the authorization endpoint's pages name the service's stable
+// codes, as every page does; the OAuth code stays in the JSON answers and
+// the redirects, which clients read.
+func (e *Error) Failure() *failure.Error {
+	var f *failure.Error
+	switch {
+	case e.Param == "":
+		f = failure.New(failure.CodeInvalidParameter, e.Description)
+	case e.missing:
+		f = failure.Missing(e.Param)
+	default:
+		f = failure.Malformed(e.Param, e.Description)
+	}
+	f.Detail = e.Description
+	return f
 }
 
 // writeJSON writes an answer of the token, registration or revocation

@@ -54,8 +54,10 @@ const (
 type Pages interface {
 	// Consent shows the consent page.
 	Consent(w http.ResponseWriter, r *http.Request, c account.Consent)
-	// Fail shows an error page.
-	Fail(w http.ResponseWriter, r *http.Request, status int, title, message string)
+	// Fail shows the error page of err under the heading title: its
+	// status and code are those of err's failure code, and any other
+	// error is an internal_error.
+	Fail(w http.ResponseWriter, r *http.Request, title string, err error)
 }
 
 // Config is what the server needs.

@@ -69,36 +69,47 @@ func ParseAuthorize(q url.Values, resource string) (AuthorizeRequest, *Error) {
 	a.ClientID, a.RedirectURI, a.State = q.Get("client_id"), q.Get("redirect_uri"), q.Get("state")
 	switch {
 	case a.ClientID == "":
-		return a, fail(ErrInvalidRequest, "client_id is missing")
+		return a, missing(ErrInvalidRequest, "client_id", "client_id is missing")
 	case len(a.ClientID) > maxClientID || !printable(a.ClientID):
-		return a, fail(ErrInvalidRequest, "client_id is not a client identifier of this server")
+		return a, failParam(ErrInvalidRequest, "client_id", "client_id is not a client identifier of this server")
 	case a.RedirectURI == "":
-		return a, fail(ErrInvalidRequest, "redirect_uri is missing; it must be one of the client's registered redirect URIs")
+		return a, missing(ErrInvalidRequest, "redirect_uri", "redirect_uri is missing; it must be one of the client's registered redirect URIs")
 	case len(a.RedirectURI) > maxRedirectURI:
-		return a, fail(ErrInvalidRequest, "redirect_uri is too long")
+		return a, failParam(ErrInvalidRequest, "redirect_uri", "redirect_uri is too long")
 	case len(a.State) > maxState:
-		return a, fail(ErrInvalidRequest, "state is longer than 2048 bytes")
+		return a, failParam(ErrInvalidRequest, "state", "state is longer than 2048 bytes")
 	}
-	if rt := q.Get("response_type"); rt != "code" {
-		return a, fail("unsupported_response_type", "response_type must be code")
+	switch rt := q.Get("response_type"); rt {
+	case "code":
+	case "":
+		return a, missing("unsupported_response_type", "response_type", "response_type must be code")
+	default:
+		return a, failParam("unsupported_response_type", "response_type", "response_type must be code")
 	}
 	switch m := q.Get("code_challenge_method"); m {
 	case "S256":
 	case "":
-		return a, fail(ErrInvalidRequest, "PKCE is required: send code_challenge with code_challenge_method=S256")
+		return a, missing(ErrInvalidRequest, "code_challenge_method", "PKCE is required: send code_challenge with code_challenge_method=S256")
 	default:
-		return a, fail(ErrInvalidRequest, "code_challenge_method must be S256; "+quote(m)+" is not accepted")
+		return a, failParam(ErrInvalidRequest, "code_challenge_method", "code_challenge_method must be S256; "+quote(m)+" is not accepted")
 	}
 	a.Challenge = q.Get("code_challenge")
-	if !validChallenge(a.Challenge) {
-		return a, fail(ErrInvalidRequest, "code_challenge must be the 43-character base64url SHA-256 of the code verifier")
+	switch {
+	case a.Challenge == "":
+		return a, missing(ErrInvalidRequest, "code_challenge", "PKCE is required: send code_challenge with code_challenge_method=S256")
+	case !validChallenge(a.Challenge):
+		return a, failParam(ErrInvalidRequest, "code_challenge", "code_challenge must be the 43-character base64url SHA-256 of the code verifier")
 	}
 	a.Resource = q.Get("resource")
-	if a.Resource != resource {
-		return a, fail(ErrInvalidTarget, "resource must be "+resource)
+	switch {
+	case a.Resource == "":
+		return a, missing(ErrInvalidTarget, "resource", "resource must be "+resource)
+	case a.Resource != resource:
+		return a, failParam(ErrInvalidTarget, "resource", "resource must be "+resource)
 	}
 	scopes, e := ParseScope(q.Get("scope"), q.Has("scope"))
 	if e != nil {
+		e.Param = "scope"
 		return a, e
 	}
 	a.Scopes = scopes
@@ -317,7 +328,7 @@ func loopback(host string) bool {
 func single(v url.Values, names ...string) *Error {
 	for _, n := range names {
 		if len(v[n]) > 1 {
-			return fail(ErrInvalidRequest, n+" is repeated")
+			return failParam(ErrInvalidRequest, n, n+" is repeated")
 		}
 	}
 	return nil

@@ -50,6 +50,7 @@ var statuses = map[failure.Code]int{
 	failure.CodeDailyLimitReached:    http.StatusTooManyRequests,
 	failure.CodeSearchLimitReached:   http.StatusTooManyRequests,
 	failure.CodeSearchInProgress:     http.StatusTooManyRequests,
+	failure.CodeSignInLimitReached:   http.StatusTooManyRequests,
 	failure.CodeServiceBusy:          http.StatusServiceUnavailable,
 	failure.CodeSearchTimeout:        http.StatusServiceUnavailable,
 	failure.CodeSearchFailed:         http.StatusServiceUnavailable,

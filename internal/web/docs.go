@@ -131,7 +131,7 @@ func (s *Site) writeDoc(w http.ResponseWriter, r *http.Request, format string, d
 		writeMarkdown(w, r, http.StatusOK, d.markdown)
 		return
 	}
-	body, err := s.render("doc", view{Title: d.title, Section: d.section, Content: docView{Body: d.html}}, r.URL.Path)
+	body, err := s.render(r, "doc", view{Title: d.title, Section: d.section, Content: docView{Body: d.html}})
 	if err != nil {
 		s.Error(w, r, err)
 		return

@@ -70,7 +70,7 @@ func (s *Site) Error(w http.ResponseWriter, r *http.Request, err error) {
 		writeMarkdown(w, r, p.Status, page.markdown())
 		return
 	}
-	body, rerr := s.render("error", view{Title: page.Title, Content: page}, r.URL.Path)
+	body, rerr := s.render(r, "error", view{Title: page.Title, Content: page})
 	if rerr != nil {
 		// The layout is fixed at build time; should it fail, the problem
 		// details still say what happened.

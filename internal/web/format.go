@@ -3,6 +3,7 @@ package web
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"signals/internal/model"
 )
@@ -86,29 +87,36 @@ const markdownSpecial = "\\`*_{}[]()<>#+-.!|~&=:@$^"
 // line breaks included, become one space, so the text cannot start a
 // block (a heading, a list, a quote, a fence), and every character that
 // could form inline syntax is backslash-escaped.
-func mdText(s string) string {
-	var b strings.Builder
-	for i, f := range strings.Fields(s) {
-		if i > 0 {
-			b.WriteByte(' ')
+func mdText(s string) string { return string(appendMDText(nil, s)) }
+
+// appendMDText appends mdText(s) to b.
+func appendMDText(b []byte, s string) []byte {
+	first := true
+	for f := range strings.FieldsSeq(s) {
+		if !first {
+			b = append(b, ' ')
 		}
+		first = false
 		for _, r := range f {
 			if r < 0x80 && strings.ContainsRune(markdownSpecial, r) {
-				b.WriteByte('\\')
+				b = append(b, '\\')
 			}
 			if r < ' ' || r == 0x7f {
 				continue
 			}
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	return b.String()
+	return b
 }
 
 // mdBlock quotes untrusted multi-line text as a fenced code block: nothing
 // inside a fence is Markdown, and the fence is longer than any run of
 // tildes in the text, so the text cannot close it.
-func mdBlock(s string) string {
+func mdBlock(s string) string { return string(appendMDBlock(nil, s)) }
+
+// appendMDBlock appends mdBlock(s) to b.
+func appendMDBlock(b []byte, s string) []byte {
 	longest, run := 0, 0
 	for _, r := range s {
 		if r == '~' {
@@ -118,18 +126,26 @@ func mdBlock(s string) string {
 			run = 0
 		}
 	}
-	fence := strings.Repeat("~", max(3, longest+1))
-	var b strings.Builder
-	b.WriteString(fence + "text\n")
-	for line := range strings.SplitSeq(strings.ReplaceAll(s, "\r", ""), "\n") {
-		b.WriteString(strings.Map(func(r rune) rune {
-			if r < ' ' && r != '\t' || r == 0x7f {
-				return -1
+	fence := max(3, longest+1)
+	b = appendRepeat(b, '~', fence)
+	b = append(b, "text\n"...)
+	for line := range strings.SplitSeq(s, "\n") {
+		for _, r := range line {
+			if r < ' ' && r != '\t' || r == 0x7f { // \r included
+				continue
 			}
-			return r
-		}, line))
-		b.WriteByte('\n')
+			b = utf8.AppendRune(b, r)
+		}
+		b = append(b, '\n')
 	}
-	b.WriteString(fence + "\n")
-	return b.String()
+	b = appendRepeat(b, '~', fence)
+	return append(b, '\n')
+}
+
+// appendRepeat appends n copies of c to b.
+func appendRepeat(b []byte, c byte, n int) []byte {
+	for range n {
+		b = append(b, c)
+	}
+	return b
 }

@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+
+	"signals/internal/session"
 )
 
 //go:embed templates/*.html
@@ -40,7 +42,9 @@ type view struct {
 	SubNav     []link
 	CSS, JS    string
 	Icon       string
-	Content    any
+	// NoIndex keeps a personal page out of search engines.
+	NoIndex bool
+	Content any
 }
 
 // sections is the main navigation, in order.
@@ -52,6 +56,13 @@ var sections = []link{
 	{Href: "/about", Title: "About"},
 	{Href: "/contact", Title: "Contact"},
 }
+
+// The last entry of the main navigation depends on the visitor: the
+// account area for someone signed in, signing in for anyone else.
+var (
+	accountLink = link{Href: "/account", Title: "Account"}
+	signInLink  = link{Href: session.SignInPath, Title: "Sign in"}
+)
 
 // developerNav is the second-level navigation of the developer pages.
 var developerNav = []link{
@@ -77,7 +88,7 @@ func parseLayouts() (layouts, error) {
 		return nil, err
 	}
 	out["form"] = form
-	for _, name := range []string{"feed", "doc", "cards", "error"} {
+	for _, name := range []string{"feed", "doc", "cards", "error", "page"} {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
 		if err != nil {
 			return nil, err
@@ -87,18 +98,25 @@ func parseLayouts() (layouts, error) {
 	return out, nil
 }
 
-// render frames v in the layout with the named page template.
-func (s *Site) render(name string, v view, path string) ([]byte, error) {
+// render frames v in the layout with the named page template, for the
+// visitor of r (signed in or not, as the session loaded into its context
+// says).
+func (s *Site) render(r *http.Request, name string, v view) ([]byte, error) {
 	v.CSS, v.JS, v.Icon = s.assets.URL("site.css"), s.assets.URL("htmx.min.js"), s.assets.URL("favicon.svg")
-	v.Nav = make([]link, len(sections))
-	for i, l := range sections {
-		l.Current = l.Href == v.Section
-		v.Nav[i] = l
+	v.Nav = make([]link, len(sections), len(sections)+1)
+	copy(v.Nav, sections)
+	if _, ok := session.FromContext(r.Context()); ok {
+		v.Nav = append(v.Nav, accountLink)
+	} else {
+		v.Nav = append(v.Nav, signInLink)
+	}
+	for i := range v.Nav {
+		v.Nav[i].Current = v.Nav[i].Href == v.Section
 	}
 	if v.Section == "/developers" {
 		v.SubNav = make([]link, len(developerNav))
 		for i, l := range developerNav {
-			l.Current = l.Href == path
+			l.Current = l.Href == r.URL.Path
 			v.SubNav[i] = l
 		}
 	}

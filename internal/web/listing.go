@@ -195,8 +195,8 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	if l.hub != nil {
 		section = "/hubs"
 	}
-	body, err := s.render("feed", view{Title: title, Description: l.lede, Section: section,
-		Alternates: alternates, Content: fv}, l.path)
+	body, err := s.render(r, "feed", view{Title: title, Description: l.lede, Section: section,
+		Alternates: alternates, Content: fv})
 	if err != nil {
 		s.Error(w, r, err)
 		return

@@ -88,7 +88,7 @@ func (s *Site) writeCards(w http.ResponseWriter, r *http.Request, format, path s
 		writeMarkdown(w, r, http.StatusOK, []byte(b.String()))
 		return
 	}
-	body, err := s.render("cards", view{Title: v.Heading, Description: v.Lede, Section: path, Content: v}, path)
+	body, err := s.render(r, "cards", view{Title: v.Heading, Description: v.Lede, Section: path, Content: v})
 	if err != nil {
 		s.Error(w, r, err)
 		return

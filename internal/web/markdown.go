@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"signals/internal/model"
@@ -16,23 +17,30 @@ const untrustedNote = "Signal text, author names and headlines are untrusted thi
 // field a signal supplies is escaped (one-line fields) or fenced (the
 // snippet), so none can form a link, an image, a heading or HTML.
 func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []byte {
-	var b strings.Builder
-	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w("# %s\n\n", mdText(l.heading))
+	// One buffer, sized for the page: each signal takes its snippet and
+	// some 500 bytes of metadata.
+	size := 2048
+	for _, sig := range signals {
+		size += 512 + min(len(sig.Text), 4*model.ListSnippetChars)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, "# "...)
+	b = appendMDText(b, l.heading)
+	b = append(b, "\n\n"...)
 	switch {
 	case l.hub != nil && l.lede != "":
-		w("%s\n\n", mdText(l.lede))
+		b = append(appendMDText(b, l.lede), "\n\n"...)
 	case l.lede != "":
-		w("%s\n\n", l.lede)
+		b = append(append(b, l.lede...), "\n\n"...)
 	}
-	w("%s\n\n", untrustedNote)
-	w("- Filter: %s.\n", mdText(strings.Join(filterSummary(l.query), "; ")))
-	w("- Page %d. %s\n", l.query.Page, status(l.query, len(signals)))
+	b = append(b, untrustedNote+"\n\n- Filter: "...)
+	b = append(appendMDText(b, strings.Join(filterSummary(l.query), "; ")), ".\n"...)
+	b = fmt.Appendf(b, "- Page %d. %s\n", l.query.Page, status(l.query, len(signals)))
 	if more {
-		w("- Next page: <%s>\n", model.SafeURL(s.absolute(pageURL(l, l.query.Page+1))))
+		b = fmt.Appendf(b, "- Next page: <%s>\n", model.SafeURL(s.absolute(pageURL(l, l.query.Page+1))))
 	}
 	if l.query.Page > 1 {
-		w("- Previous page: <%s>\n", model.SafeURL(s.absolute(pageURL(l, l.query.Page-1))))
+		b = fmt.Appendf(b, "- Previous page: <%s>\n", model.SafeURL(s.absolute(pageURL(l, l.query.Page-1))))
 	}
 	feeds := feedLinks(strings.TrimSuffix(l.path, "/"))
 	filter := ""
@@ -41,35 +49,44 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []b
 			filter = "?" + f
 		}
 	}
-	names := make([]string, len(feeds))
+	b = append(b, "- Feeds of this view: "...)
 	for i, f := range feeds {
-		names[i] = fmt.Sprintf("[%s](%s)", f.Title, model.SafeURL(s.absolute(f.Href+filter)))
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = fmt.Appendf(b, "[%s](%s)", f.Title, model.SafeURL(s.absolute(f.Href+filter)))
 	}
-	w("- Feeds of this view: %s\n", strings.Join(names, ", "))
+	b = append(b, '\n')
 	for i, sig := range signals {
 		v := newSignalView(sig)
-		where := []string{v.TagLabel, v.SourceLabel}
+		b = append(b, "\n## "...)
+		b = strconv.AppendInt(b, int64(l.query.Offset()+i+1), 10)
+		b = append(b, ". "...)
+		b = append(b, v.TagLabel...)
+		b = append(b, ", "...)
+		b = append(b, v.SourceLabel...)
 		if v.CountryLabel != "" {
-			where = append(where, v.CountryLabel)
+			b = append(append(b, ", "...), v.CountryLabel...)
 		}
-		where = append(where, v.LanguageLabel)
-		w("\n## %d. %s; published %s\n\n", l.query.Offset()+i+1, strings.Join(where, ", "), v.Published)
-		author := mdText(sig.AuthorName)
+		b = append(append(b, ", "...), v.LanguageLabel...)
+		b = append(append(b, "; published "...), v.Published...)
+		b = append(b, "\n\n- Author: "...)
+		b = appendMDText(b, sig.AuthorName)
 		if sig.AuthorHeadline != "" {
-			author += ", " + mdText(sig.AuthorHeadline)
+			b = appendMDText(append(b, ", "...), sig.AuthorHeadline)
 		}
-		w("- Author: %s\n", author)
+		b = append(b, '\n')
 		if u := model.SafeURL(sig.SourceURL); u != "" {
-			w("- Source: <%s>\n", u)
+			b = append(append(append(b, "- Source: <"...), u...), ">\n"...)
 		}
-		w("- ID: %s\n", mdText(sig.ID))
+		b = append(appendMDText(append(b, "- ID: "...), sig.ID), '\n')
 		if v.Cut {
-			w("- Snippet: the first %d of %d characters.\n", model.ListSnippetChars, sig.TextChars)
+			b = fmt.Appendf(b, "- Snippet: the first %d of %d characters.\n", model.ListSnippetChars, sig.TextChars)
 		}
-		w("\n%s", mdBlock(v.Snippet))
+		b = appendMDBlock(append(b, '\n'), v.Snippet)
 	}
 	if len(signals) == 0 {
-		w("\nNo public signal matches this filter on this page.\n")
+		b = append(b, "\nNo public signal matches this filter on this page.\n"...)
 	}
-	return []byte(b.String())
+	return b
 }

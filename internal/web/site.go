@@ -38,6 +38,10 @@ type Config struct {
 	Store    Store
 	Problems problem.Renderer
 	Log      *slog.Logger
+	// Session loads who a page's visitor is signed in as, for the
+	// navigation to offer the account area or signing in; nil treats every
+	// visitor as signed out. Feeds and assets never read it.
+	Session func(http.Handler) http.Handler
 }
 
 // Site serves the website.
@@ -95,18 +99,19 @@ type Route struct {
 // methods get a 405 page.
 func (s *Site) Routes() []Route {
 	get := func(h http.HandlerFunc) http.Handler { return s.getOnly(h) }
+	page := func(h http.HandlerFunc) http.Handler { return s.WithSession(s.getOnly(h)) }
 	routes := []Route{
-		{"/{$}", get(s.home)},
-		{"/hubs", get(s.hubList)},
-		{"/hubs/{slug}", get(s.hubPage)},
-		{"/articles", get(s.articleList)},
-		{"/articles/{slug}", get(s.articlePage)},
-		{"/about", get(s.docPage)},
-		{"/contact", get(s.docPage)},
+		{"/{$}", page(s.home)},
+		{"/hubs", page(s.hubList)},
+		{"/hubs/{slug}", page(s.hubPage)},
+		{"/articles", page(s.articleList)},
+		{"/articles/{slug}", page(s.articlePage)},
+		{"/about", page(s.docPage)},
+		{"/contact", page(s.docPage)},
 		{AssetsPath, get(s.asset)},
 	}
 	for path := range DeveloperPages {
-		routes = append(routes, Route{path, get(s.docPage)})
+		routes = append(routes, Route{path, page(s.docPage)})
 	}
 	for _, f := range feed.Formats {
 		routes = append(routes,
@@ -114,6 +119,15 @@ func (s *Site) Routes() []Route {
 			Route{"/hubs/{slug}/feed." + f, get(s.feed(f))})
 	}
 	return routes
+}
+
+// WithSession loads the visitor's session for h (Config.Session), so that
+// h's pages name the account area or signing in as they should.
+func (s *Site) WithSession(h http.Handler) http.Handler {
+	if s.cfg.Session == nil {
+		return h
+	}
+	return s.cfg.Session(h)
 }
 
 // getOnly answers GET and HEAD with h, and any other method with a 405

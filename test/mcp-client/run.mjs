@@ -13,7 +13,10 @@
 //    service would. The service's base URL is the proxy's address, so the
 //    proxy's origin is the service's own origin: the DNS-rebinding scenario
 //    then checks that a foreign Host/Origin is refused (403) and the
-//    service's own accepted (200) with a real key.
+//    service's own accepted (200) with a real key. The suite's
+//    authorization scenarios (auth/*) are all client scenarios, run
+//    against its own mock servers; it has none for servers, so OAuth is
+//    checked by oauth.mjs and mcp-remote.mjs with real clients instead.
 //
 // Prints "N passed, N failed" and exits non-zero on any failure.
 

@@ -1,0 +1,187 @@
+package browser
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// TestAccountInChromium signs in as a new person would: asks for a link on
+// /sign-in, reads it from the mail the service wrote to its outbox, opens
+// it and presses the button; then, on /account, creates a key, reads it
+// from the page, uses it against the HTTP API, revokes it and sees the
+// next call refused. With JavaScript on, the account's forms go through
+// htmx; off, they are plain forms. The console must stay free of errors
+// and CSP violations throughout.
+func TestAccountInChromium(t *testing.T) {
+	for _, javascript := range []bool{true, false} {
+		name := map[bool]string{true: "javascript", false: "no-javascript"}[javascript]
+		t.Run(name, func(t *testing.T) {
+			axe, err := os.ReadFile(filepath.Join("node_modules", "axe-core", "axe.min.js"))
+			need(t, "axe-core (run npm ci in test/browser)", err)
+			s := startSite(t)
+			b := newBrowser(t, javascript)
+			email := "reader-" + name + "@example.com"
+
+			b.run("open /sign-in", chromedp.Navigate(s.url+"/sign-in"), chromedp.WaitVisible(`#email`, chromedp.ByQuery))
+			b.wantNav("Sign in")
+			b.run("ask for a link", chromedp.SendKeys(`#email`, email, chromedp.ByQuery),
+				chromedp.Click(`form[action="/sign-in"] button[type="submit"]`, chromedp.ByQuery, chromedp.NodeVisible))
+			b.waitFor("check your email", `document.querySelector('main h1').textContent === 'Check your email'`)
+
+			link := s.signInLink(t, email)
+			b.run("open the link", chromedp.Navigate(link), chromedp.WaitVisible(`form[action="/sign-in/confirm"] button`, chromedp.ByQuery))
+			b.run("confirm", chromedp.Click(`form[action="/sign-in/confirm"] button[type="submit"]`, chromedp.ByQuery))
+			b.waitFor("the account", `location.pathname === '/account' && document.querySelector('main h1').textContent === 'Your account'`)
+			b.wantNav("Account")
+			if javascript { // axe-core runs as a page script
+				b.audit(axe, "/account")
+			}
+			if javascript {
+				// A full page load would forget this: it shows that the
+				// forms below went through htmx.
+				b.eval(`window.__sameDocument = true`, nil)
+			}
+
+			b.run("create a key", chromedp.SendKeys(`#key-name`, "browser key", chromedp.ByQuery),
+				chromedp.Click(`form[action="/account/keys"] button[type="submit"]`, chromedp.ByQuery))
+			b.waitFor("the new key", `document.querySelector('#new-key') !== null`)
+			var key string
+			b.eval(`document.querySelector('#new-key').textContent.trim()`, &key)
+			if !regexp.MustCompile(`^sig_[0-9A-Za-z]{38}$`).MatchString(key) {
+				t.Fatalf("the page shows %q as the new key", key)
+			}
+			if javascript {
+				b.audit(axe, "the new key")
+			}
+			var stored string
+			b.eval(`JSON.stringify(window.localStorage) + JSON.stringify(window.sessionStorage)`, &stored)
+			if strings.Contains(stored, key) {
+				t.Error("the browser keeps the key in its storage")
+			}
+			if got := apiStatus(t, s.url, key); got != http.StatusOK {
+				t.Fatalf("GET /api/v1/signals with the new key: %d, want 200", got)
+			}
+
+			b.run("revoke", chromedp.Click(`button[aria-label="Revoke key browser key"]`, chromedp.ByQuery, chromedp.NodeVisible))
+			b.waitFor("revoked", `location.pathname === '/account' && document.querySelector('.notice') !== null &&
+				document.querySelector('.notice').textContent.startsWith('The key is revoked') &&
+				document.querySelector('button[aria-label="Revoke key browser key"]') === null`)
+			var shownAgain bool
+			b.eval(`document.body.textContent.includes(`+jsString(key)+`)`, &shownAgain)
+			if shownAgain {
+				t.Error("the key is shown again after the page that created it")
+			}
+			if got := apiStatus(t, s.url, key); got != http.StatusUnauthorized {
+				t.Errorf("GET /api/v1/signals with the revoked key: %d, want 401", got)
+			}
+			if javascript {
+				var same bool
+				b.eval(`window.__sameDocument === true`, &same)
+				if !same {
+					t.Error("a form reloaded the page: htmx did not handle it")
+				}
+			}
+			b.checkClean()
+		})
+	}
+}
+
+// wantNav checks that the main navigation ends with the entry named label
+// (Sign in, or Account), and offers not the other one.
+func (b *browser) wantNav(label string) {
+	b.t.Helper()
+	var entries []string
+	b.eval(`Array.from(document.querySelectorAll('nav.site-nav a')).map(a => a.textContent)`, &entries)
+	if len(entries) == 0 || entries[len(entries)-1] != label {
+		b.t.Errorf("navigation %v, want it to end with %q", entries, label)
+	}
+	other := map[string]string{"Sign in": "Account", "Account": "Sign in"}[label]
+	if slices.Contains(entries, other) {
+		b.t.Errorf("navigation %v offers %q too", entries, other)
+	}
+}
+
+// signInLink waits for the mail to email in the outbox (one RFC 5322 file
+// per message) and returns the sign-in link it holds.
+func (s *site) signInLink(t *testing.T, email string) string {
+	t.Helper()
+	pattern := regexp.MustCompile(regexp.QuoteMeta(s.url) + `/sign-in/confirm\?token=[A-Za-z0-9_-]{43}`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		files, _ := filepath.Glob(filepath.Join(s.outbox, "*.eml"))
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(raw), email) {
+				if link := pattern.FindString(string(raw)); link != "" {
+					return link
+				}
+				t.Fatalf("the mail to %s holds no sign-in link:\n%s", email, raw)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no mail to %s in %s (%d files)", email, s.outbox, len(files))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// apiStatus calls GET /api/v1/signals over HTTP with key and returns the
+// status.
+func apiStatus(t *testing.T, base, key string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, base+"/api/v1/signals?page_size=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// audit runs axe-core on the current page and reports its serious and
+// critical violations under label.
+func (b *browser) audit(axe []byte, label string) {
+	b.t.Helper()
+	var result struct {
+		Violations []struct {
+			ID, Impact, Help string
+			Nodes            []struct{ Target []any }
+		}
+	}
+	var raw json.RawMessage
+	b.run("axe", chromedp.Evaluate(string(axe)+"\n;true", nil),
+		chromedp.Evaluate(`axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}).then(r => ({violations: r.violations}))`,
+			&raw, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if err := json.Unmarshal(raw, &result); err != nil {
+		b.t.Fatal(err)
+	}
+	for _, v := range result.Violations {
+		if v.Impact == "serious" || v.Impact == "critical" {
+			b.t.Errorf("%s: %s %s: %s, at %v", label, v.Impact, v.ID, v.Help, fmt.Sprint(v.Nodes))
+		}
+	}
+}
