@@ -151,11 +151,12 @@ func (l *Limiter) Count(next http.Handler) http.Handler {
 			l.Problems.Write(w, r, fmt.Errorf("quota: request reached counting without a principal"))
 			return
 		}
-		// The account's cap, whatever happens next (even a failure to count).
-		w.Header().Set("RateLimit-Policy", Policy(p.Account.Limits.MinuteRequests))
 		c, err := l.Take(r.Context(), p.Account)
 		if _, denied := failure.As(err); err == nil || denied {
 			c.SetHeaders(w.Header())
+		} else {
+			// Counting failed: the account's cap still, not the initial one.
+			w.Header().Set("RateLimit-Policy", Policy(p.Account.Limits.MinuteRequests))
 		}
 		if err != nil {
 			l.Problems.Write(w, r, err)
