@@ -71,7 +71,13 @@ func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
 // noQuery refuses any query parameter on an endpoint that takes none,
 // naming the first in sorted order so the answer does not vary.
 func noQuery(r *http.Request) error {
-	q := r.URL.Query()
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	q, err := Query(r)
+	if err != nil {
+		return err
+	}
 	if len(q) == 0 {
 		return nil
 	}
@@ -90,7 +96,12 @@ var errNoSignalInPath = failure.NotFound("no public signal has this id; take ids
 
 // HandleList serves GET /api/v1/signals.
 func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
-	q, err := ParseListQuery(r.URL.Query())
+	v, err := Query(r)
+	if err != nil {
+		a.Problems.Write(w, r, err)
+		return
+	}
+	q, err := ParseListQuery(v)
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return

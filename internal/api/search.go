@@ -10,9 +10,11 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"signals/internal/failure"
 	"signals/internal/model"
+	"signals/internal/quota"
 	"signals/internal/search"
 	"signals/internal/wire"
 )
@@ -92,6 +94,14 @@ func (req SearchRequest) Validate() (search.Request, error) {
 	if strings.TrimSpace(req.Query) == "" || UTF16Len(req.Query) > MaxQueryUTF16 {
 		return r, wire.Invalid[SearchRequest]("query")
 	}
+	if !utf8.ValidString(req.Query) || strings.ContainsRune(req.Query, 0) {
+		// MCP arguments and the JSON body are checked as bytes on the way
+		// in; this keeps any other caller to the same rule.
+		p := wire.Invalid[SearchRequest]("query")
+		p.ValidationMessage = fmt.Sprintf("must be UTF-8 text without NUL characters, at most %d UTF-16 code units", MaxQueryUTF16)
+		p.Detail = "query " + p.ValidationMessage
+		return r, p
+	}
 	r.Query = search.NormalizeQuery(req.Query)
 	if err := model.CheckValues("tags", req.Tags, model.Tags); err != nil {
 		return r, err
@@ -156,6 +166,7 @@ func (a *API) HandleSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	resp, err := a.Search(r.Context(), principalAccount(r), req)
 	if err != nil {
+		quota.ReturnRefused(w, r, err) // a refused search is not a request
 		a.Problems.Write(w, r, err)
 		return
 	}

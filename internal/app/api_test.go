@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/url"
@@ -247,4 +248,43 @@ func TestMethodsAndUnknownPaths(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || len(body) != 0 {
 		t.Errorf("HEAD = %d with %d bytes", resp.StatusCode, len(body))
 	}
+}
+
+// TestMalformedQueryEncoding: a query pair that url.ParseQuery would drop
+// in silence (bad percent-encoding, a semicolon) is refused, naming its
+// parameter, on every endpoint that reads a query.
+func TestMalformedQueryEncoding(t *testing.T) {
+	ta := newSiteApp(t)
+	queries := []struct{ query, param string }{
+		{"page_size=2&tags=job%ZZ", "tags"},
+		{"page_size=2;tags=job", "page_size"},
+		{"page_size=%zz", "page_size"},
+		{"page_size=2&%zz=1", "%zz"},
+	}
+	for _, path := range []string{"/api/v1/signals", "/api/v1/usage", "/api/v1/signals/mb-1"} {
+		for _, q := range queries {
+			t.Run(path+"?"+q.query, func(t *testing.T) {
+				resp, body := ta.get(path + "?" + q.query)
+				wantStatus(t, resp, body, http.StatusBadRequest)
+				p := decode[problem.Problem](t, body)
+				if p.Code != failure.CodeInvalidParameter || p.Param != q.param || p.ValidationMessage == "" {
+					t.Errorf("problem = %+v; want invalid_parameter naming %s", p, q.param)
+				}
+			})
+		}
+	}
+	for _, path := range []string{"/", "/hubs/jobs", "/feed.json", "/feed.atom", "/hubs/jobs/feed.rss"} {
+		for _, q := range queries {
+			t.Run(path+"?"+q.query, func(t *testing.T) {
+				resp, body := ta.get(path+"?"+q.query, "Authorization", "")
+				if resp.StatusCode != http.StatusBadRequest || !bytes.Contains(body, []byte(failure.CodeInvalidParameter)) ||
+					!bytes.Contains(body, []byte(q.param)) {
+					t.Errorf("%d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+				}
+			})
+		}
+	}
+	// A well-formed query is read as before.
+	resp, body := ta.get("/api/v1/signals?page_size=1&tags=job%2Cfunding")
+	wantStatus(t, resp, body, http.StatusOK)
 }

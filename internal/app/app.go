@@ -135,6 +135,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	}
 	log = a.log
 	a.problems = problem.Renderer{BaseURL: cfg.BaseURL, Log: log}
+	if _, ok := st.(*postgres.DB); ok {
+		a.problems.Unreachable = postgres.Unreachable
+	}
 	scorer, err := NewScorer(cfg.Search)
 	if err != nil {
 		st.Close()

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -11,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"signals/internal/failure"
 	"signals/internal/problem"
@@ -286,5 +289,38 @@ func TestAuthorizationSchemeErrorsSayWhatIsWrong(t *testing.T) {
 				t.Errorf("MCP says %s, HTTP %+v", body, p)
 			}
 		})
+	}
+}
+
+// A body declared larger than the endpoint takes is refused at once, before
+// it is read, and the request does not count.
+func TestDeclaredBodyTooLargeIsRefusedAtOnce(t *testing.T) {
+	ta := newTestApp(t)
+	addr := ta.serve()
+	for _, path := range []string{"/api/v1/signals/search", "/mcp"} {
+		t.Run(path, func(t *testing.T) {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			body := `{"query":"x"}`
+			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\nContent-Length: 99999999999\r\n\r\n%s", path, ta.key, body)
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("no answer within 5 s: %v", err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusRequestEntityTooLarge || decode[problem.Problem](t, b).Code != failure.CodePayloadTooLarge {
+				t.Errorf("%d %s", resp.StatusCode, b)
+			}
+		})
+	}
+	acct, _ := ta.Store().AccountByEmail(context.Background(), "dev@example.com")
+	if u, err := ta.Store().Usage(context.Background(), acct.ID, time.Now()); err != nil || u.DayUsed != 0 {
+		t.Errorf("usage after refused bodies: %+v %v; a refused body does not count", u, err)
 	}
 }

@@ -1,12 +1,14 @@
 package app
 
 import (
+	"fmt"
 	"net/http"
 	"path"
 	"strings"
 
 	"signals/internal/api"
 	"signals/internal/digest"
+	"signals/internal/failure"
 	"signals/internal/mcp"
 	"signals/internal/oauth"
 	"signals/internal/quota"
@@ -111,7 +113,7 @@ func (a *App) routes() http.Handler {
 	// --- End of website ------------------------------------------------
 
 	a.table = mux.routes
-	return a.measuredRequests(requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux)))))
+	return a.measuredRequests(requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, a.bodyLimit(mux))))))
 }
 
 // route is one registered pattern.
@@ -144,6 +146,22 @@ func withPolicy(next http.Handler) http.Handler {
 		if p := r.URL.Path; strings.HasPrefix(p, "/api/") || p == "/api" || p == "/mcp" {
 			policy.ServeHTTP(w, r)
 			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bodyLimit answers 413 at once, before authentication and counting, when
+// a request to the API or MCP declares a body larger than they take:
+// reading it would wait for bytes that may never come.
+func (a *App) bodyLimit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > api.MaxBodyBytes {
+			if p := r.URL.Path; strings.HasPrefix(p, "/api/") || p == mcp.Path {
+				a.problems.Write(w, r, failure.New(failure.CodePayloadTooLarge,
+					fmt.Sprintf("the body is larger than %d bytes", api.MaxBodyBytes)))
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})

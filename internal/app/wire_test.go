@@ -239,3 +239,40 @@ func inlineRefs(v any, schemas map[string]any) any {
 	}
 	return v
 }
+
+// TestSearchQueryMustBeUnicodeText: a query holding bytes that are not
+// UTF-8, a lone surrogate escape or NUL is refused over HTTP and MCP, never
+// searched with U+FFFD in its place; the list's q is held to the same rule.
+func TestSearchQueryMustBeUnicodeText(t *testing.T) {
+	ta := newTestApp(t)
+	ta.put(fixtures()...)
+	for _, tc := range []struct{ name, body string }{
+		{"invalid_bytes", "{\"query\":\"robots \xff\xfe\"}"},
+		{"lone_surrogate", `{"query":"robots \ud800"}`},
+		{"lone_low_surrogate", `{"query":"\uDFFF"}`},
+		{"nul", `{"query":"robots\u0000funding"}`},
+	} {
+		t.Run("http_"+tc.name, func(t *testing.T) {
+			resp, body := ta.search(tc.body)
+			wantStatus(t, resp, body, http.StatusBadRequest)
+			if p := decode[problem.Problem](t, body); p.Code != failure.CodeInvalidParameter || p.Param != "query" {
+				t.Errorf("problem %s %q, want invalid_parameter query\n%s", p.Code, p.Param, body)
+			}
+		})
+		t.Run("mcp_"+tc.name, func(t *testing.T) {
+			isError, p := ta.mcpCall("search_signals", tc.body)
+			if !isError || p["status"] != 400.0 || p["code"] != string(failure.CodeInvalidParameter) || p["param"] != "query" {
+				t.Errorf("search_signals(%q) = %v, want 400 invalid_parameter query", tc.body, p)
+			}
+		})
+	}
+	for _, args := range []string{"{\"q\":\"a\xff\"}", `{"q":"a\ud800"}`, `{"q":"a\u0000"}`} {
+		isError, p := ta.mcpCall("list_signals", args)
+		if !isError || p["code"] != string(failure.CodeInvalidParameter) || p["param"] != "q" {
+			t.Errorf("list_signals(%q) = %v, want invalid_parameter q", args, p)
+		}
+	}
+	// A surrogate pair is one character, and fine.
+	resp, body := ta.search(`{"query":"robots \ud83e\udd16"}`)
+	wantStatus(t, resp, body, http.StatusOK)
+}

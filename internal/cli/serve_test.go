@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -168,5 +169,44 @@ func TestCheckBaseURL(t *testing.T) {
 		if got, err := checkBaseURL(tc.in); got != tc.want || err != nil {
 			t.Errorf("checkBaseURL(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// A second serve reaching a served database through a symbolic link is
+// refused: the lock is on the file, not on the name.
+func TestSecondServeThroughASymlinkIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "signals.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := newOutput(), newOutput()
+	env := Env{Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr, Getenv: func(string) string { return "" }}
+	exited := make(chan int, 1)
+	go func() { exited <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--database", db}, env) }()
+	stdout.waitFor(t, regexp.MustCompile(`serving on`), exited)
+
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	stdout2, stderr2 := newOutput(), newOutput()
+	env2 := Env{Stdin: strings.NewReader(""), Stdout: stdout2, Stderr: stderr2, Getenv: func(string) string { return "" }}
+	second := make(chan int, 1)
+	go func() { second <- Run(ctx2, []string{"serve", "--addr", "127.0.0.1:0", "--database", link}, env2) }()
+	select {
+	case code := <-second:
+		if code != 1 || !strings.Contains(stderr2.String(), "another signals serve process uses this SQLite file") {
+			t.Errorf("second serve through a symlink: exit %d, stderr:\n%s", code, stderr2.String())
+		}
+	case <-stdout2.changed:
+		cancel2()
+		<-second
+		t.Errorf("a second serve through a symlink started:\n%s", stdout2.String())
+	}
+	cancel()
+	if code := <-exited; code != 0 {
+		t.Errorf("the first serve exited %d:\n%s", code, stderr.String())
 	}
 }

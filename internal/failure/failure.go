@@ -77,7 +77,7 @@ var Codes = []Info{
 	{CodeServiceBusy, "Service busy", "the search model is at capacity; nothing was counted", true},
 	{CodeSearchTimeout, "Search timed out", "the search timed out; its reservation is used", true},
 	{CodeSearchFailed, "Search failed", "the search failed; its reservation is used", true},
-	{CodeServiceUnavailable, "Service unavailable", "a service the request needs, such as the mail server, cannot be reached", false},
+	{CodeServiceUnavailable, "Service unavailable", "a service the request needs cannot be reached: the database, even after a retry, or the mail server; wait `retry_after_seconds` when given", true},
 	{CodeInternalError, "Internal error", "an unexpected failure; quote the `request_id`", true},
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"signals/internal/model"
 	"signals/internal/store"
+	"signals/internal/wire"
 )
 
 // MaxLineBytes bounds one line, so a corrupt file cannot exhaust memory.
@@ -189,6 +190,10 @@ type record struct {
 // Decode parses and validates one line, returning every problem found as
 // "field: reason".
 func Decode(line []byte) (model.Signal, []string) {
+	// encoding/json would put U+FFFD in place of what is not Unicode.
+	if name, bad := wire.InvalidText(line); bad {
+		return model.Signal{}, []string{name + ": invalid UTF-8"}
+	}
 	var rec record
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()

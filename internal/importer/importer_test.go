@@ -136,3 +136,60 @@ func TestImportReportsNUL(t *testing.T) {
 		t.Errorf("err=%v res=%+v report=%s", err, res, errs.String())
 	}
 }
+
+// Text that is not Unicode is refused, never imported with U+FFFD in its
+// place, and the whole file is refused with it.
+func TestImportRefusesInvalidUTF8(t *testing.T) {
+	db := openDB(t)
+	lines := []string{
+		good2,
+		strings.Replace(good1, `"author_name":"Ada"`, "\"author_name\":\"A\xff\xfe\"", 1),
+		strings.Replace(good1, `"author_headline":""`, `"author_headline":"x\ud800"`, 1),
+		strings.Replace(good1, `"text":"Hiring ML engineers"`, `"text":"\udfff Hiring"`, 1),
+		strings.Replace(good1, `"id":"a"`, "\"id\":\"a\xc3\"", 1),
+		strings.Replace(good1, `"text":"Hiring ML engineers"`, `"text":"Hiring \ud83d\ude00"`, 1), // a pair is fine
+	}
+	var errs bytes.Buffer
+	res, err := Import(context.Background(), strings.NewReader(strings.Join(lines, "\n")), db, Options{Errors: &errs})
+	if err != ErrInvalid || res.Invalid != 4 {
+		t.Errorf("err=%v res=%+v report=%s", err, res, errs.String())
+	}
+	for _, want := range []string{
+		"line 2: author_name: invalid UTF-8",
+		"line 3: author_headline: invalid UTF-8",
+		"line 4: text: invalid UTF-8",
+		"line 5: id: invalid UTF-8",
+	} {
+		if !strings.Contains(errs.String(), want+"\n") {
+			t.Errorf("report lacks %q:\n%s", want, errs.String())
+		}
+	}
+	if n, _ := db.CountSignals(context.Background()); n != 0 {
+		t.Errorf("%d signals written; an invalid file writes nothing", n)
+	}
+}
+
+// The ids "." and ".." are refused: URL encoders leave dots alone, so no
+// path could read them. Ids that merely hold dots are fine.
+func TestImportRefusesDotIDs(t *testing.T) {
+	db := openDB(t)
+	lines := []string{
+		strings.Replace(good1, `"id":"a"`, `"id":"."`, 1),
+		strings.Replace(good1, `"id":"a"`, `"id":".."`, 1),
+		strings.Replace(good1, `"id":"a"`, `"id":"..."`, 1),
+		strings.Replace(good1, `"id":"a"`, `"id":"a/../b"`, 1),
+	}
+	var errs bytes.Buffer
+	res, err := Import(context.Background(), strings.NewReader(strings.Join(lines, "\n")), db, Options{Errors: &errs})
+	if err != ErrInvalid || res.Invalid != 2 {
+		t.Errorf("err=%v res=%+v report=%s", err, res, errs.String())
+	}
+	for _, want := range []string{`line 1: id: must not be "." or ".."`, `line 2: id: must not be "." or ".."`} {
+		if !strings.Contains(errs.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, errs.String())
+		}
+	}
+	if _, err := Import(context.Background(), strings.NewReader(strings.Join(lines[2:], "\n")), db, Options{}); err != nil {
+		t.Errorf("ids holding dots: %v", err)
+	}
+}

@@ -194,6 +194,17 @@ func (s *Server) problemResult(ctx context.Context, err error) *mcp.CallToolResu
 		StructuredContent: json.RawMessage(body)}
 }
 
+// returnRefused gives back the request of the call when err refuses it
+// with 429 after it was counted, and records the count after it.
+func (s *Server) returnRefused(ctx context.Context, err error) {
+	ex := exchangeFrom(ctx)
+	c, ok := ex.counted()
+	if !ok || !quota.Refused(err) {
+		return
+	}
+	ex.record(s.cfg.Limiter.Return(ctx, ex.account, c, err))
+}
+
 // count takes one request from the account's allowance and records the
 // outcome for the RateLimit headers.
 func (s *Server) count(ctx context.Context) (model.Account, error) {

@@ -130,6 +130,7 @@ func (s *Server) search(ctx context.Context, req api.SearchRequest) *mcp.CallToo
 	}
 	resp, err := s.cfg.API.Search(ctx, acct, req)
 	if err != nil {
+		s.returnRefused(ctx, err) // a refused search is not a request
 		return s.fail(ctx, err)
 	}
 	return s.result(ctx, resp)

@@ -22,6 +22,10 @@ func (s Signal) Validate() []FieldError {
 		add("id", "must be 1 to 256 characters")
 	} else if hasControl(s.ID) {
 		add("id", "must not contain control characters")
+	} else if s.ID == "." || s.ID == ".." {
+		// URL encoders leave dots alone and clients resolve dot segments,
+		// so /api/v1/signals/.. could never reach the signal.
+		add("id", `must not be "." or "..", which cannot be addressed in a URL path`)
 	}
 	enum := func(field, v string, allowed []string) {
 		if !IsOneOf(v, allowed) {

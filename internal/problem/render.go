@@ -24,7 +24,15 @@ type Renderer struct {
 	Log *slog.Logger
 	// Format writes the answer; nil is JSON, problem details.
 	Format Format
+	// Unreachable tells the errors that mean the database cannot be
+	// reached (a dropped connection after its retry): they are answered
+	// as service_unavailable 503, not internal_error. Nil knows none.
+	Unreachable func(error) bool
 }
+
+// UnreachableRetryAfter is the wait advertised when the database cannot be
+// reached: a dropped connection is usually replaced within it.
+const UnreachableRetryAfter = 1
 
 // A Format writes a resolved problem the way one medium shows errors:
 // problem details for the JSON API, a page for the website, an error object
@@ -59,7 +67,13 @@ func (rn Renderer) Resolve(r *http.Request, err error) *Problem {
 		return nil
 	}
 	f, ok := failure.As(err)
-	if !ok {
+	if !ok && rn.Unreachable != nil && rn.Unreachable(err) {
+		if rn.Log != nil {
+			rn.Log.Warn("database unreachable", "request_id", id, "err", err)
+		}
+		f = failure.New(failure.CodeServiceUnavailable, "the database cannot be reached; retry after retry_after_seconds").
+			WithRetryAfter(UnreachableRetryAfter)
+	} else if !ok {
 		if rn.Log != nil {
 			rn.Log.Error("internal error", "request_id", id, "err", err)
 		}

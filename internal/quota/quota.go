@@ -32,10 +32,52 @@ type Counted struct {
 
 type countedKey struct{}
 
+// counting is what Count leaves in a counted request's context.
+type counting struct {
+	Counted
+	limiter *Limiter
+	account model.Account
+}
+
 // FromContext returns the count of the current request, if it was counted.
 func FromContext(ctx context.Context) (Counted, bool) {
-	c, ok := ctx.Value(countedKey{}).(Counted)
-	return c, ok
+	c, ok := ctx.Value(countedKey{}).(*counting)
+	if !ok {
+		return Counted{}, false
+	}
+	return c.Counted, true
+}
+
+// Refused reports whether err refuses the request with 429 (a limit or a
+// busy account): such a refusal never counts as a request.
+func Refused(err error) bool {
+	f, ok := failure.As(err)
+	return ok && problem.Status(f.Code) == http.StatusTooManyRequests
+}
+
+// Return gives back the request counted as c when err refuses it with 429
+// after it was counted (a search refused for the account's concurrent or
+// daily searches), and returns the count to advertise. Any other err, or a
+// failure to give it back, keeps c.
+func (l *Limiter) Return(ctx context.Context, acct model.Account, c Counted, err error) Counted {
+	if !Refused(err) {
+		return c
+	}
+	u, rerr := l.Store.ReturnRequest(context.WithoutCancel(ctx), acct.ID, c.At, l.Now())
+	if rerr != nil {
+		return c
+	}
+	return Counted{Usage: u, Limits: acct.Limits, At: c.At}
+}
+
+// ReturnRefused gives back the request of r, counted by Count, when err
+// refuses it with 429, and advertises the count after it in w's headers.
+func ReturnRefused(w http.ResponseWriter, r *http.Request, err error) {
+	c, ok := r.Context().Value(countedKey{}).(*counting)
+	if !ok || !Refused(err) {
+		return
+	}
+	c.limiter.Return(r.Context(), c.account, c.Counted, err).SetHeaders(w.Header())
 }
 
 // Take counts one request of acct. When a limit is reached nothing is
@@ -112,11 +154,15 @@ func (l *Limiter) Count(next http.Handler) http.Handler {
 		c, err := l.Take(r.Context(), p.Account)
 		if _, denied := failure.As(err); err == nil || denied {
 			c.SetHeaders(w.Header())
+		} else {
+			// Counting failed: the account's cap still, not the initial one.
+			w.Header().Set("RateLimit-Policy", Policy(p.Account.Limits.MinuteRequests))
 		}
 		if err != nil {
 			l.Problems.Write(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), countedKey{}, c)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), countedKey{},
+			&counting{Counted: c, limiter: l, account: p.Account})))
 	})
 }

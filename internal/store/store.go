@@ -122,6 +122,10 @@ type Quotas interface {
 	// counts nothing and sets Usage.Denied to the limit reached (the day
 	// limit first, since waiting a minute does not lift it).
 	TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error)
+	// ReturnRequest gives back one request that TakeRequest counted at at
+	// and that was then refused (a 429 decided after counting): each
+	// window containing at that is still the current one counts one fewer.
+	ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error)
 	// Usage reports the account's current usage without counting.
 	Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error)
 }

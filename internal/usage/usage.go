@@ -44,6 +44,16 @@ func (r *Recorder) TakeRequest(ctx context.Context, accountID int64, l model.Lim
 	return u, err
 }
 
+// ReturnRequest gives back a counted request and takes it out of the day
+// it was recorded in.
+func (r *Recorder) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
+	u, err := r.Store.ReturnRequest(ctx, accountID, at, now)
+	if err == nil {
+		r.add(accountID, model.DayOf(at), -1, 0)
+	}
+	return u, err
+}
+
 // ReserveSearch reserves a fresh search and records it when it was taken.
 func (r *Recorder) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
 	u, err := r.Store.ReserveSearch(ctx, accountID, dailyLimit, now)

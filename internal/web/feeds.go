@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 
+	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/feed"
 	"signals/internal/model"
@@ -34,7 +35,12 @@ func (s *Site) feed(format string) http.HandlerFunc {
 				s.cfg.Problems.Write(w, r, herr)
 				return
 			}
-			if v := r.URL.Query(); len(v) > 0 {
+			v, err := api.Query(r)
+			if err != nil {
+				s.cfg.Problems.Write(w, r, err)
+				return
+			}
+			if len(v) > 0 {
 				name := slices.Sorted(maps.Keys(v))[0]
 				p := failure.Unknown(name, []string{})
 				p.ValidationMessage = "is not a parameter of a hub's feed, whose filter is fixed"
@@ -44,9 +50,15 @@ func (s *Site) feed(format string) http.HandlerFunc {
 			}
 			q = hq
 			meta.Title, meta.Description, meta.HomeURL = hub.Title+" · Signals", hub.Description, s.base+"/hubs/"+hub.Slug
-		} else if q, err = ParseFilter(r.URL.Query()); err != nil {
-			s.cfg.Problems.Write(w, r, err)
-			return
+		} else {
+			v, err := api.Query(r)
+			if err == nil {
+				q, err = ParseFilter(v)
+			}
+			if err != nil {
+				s.cfg.Problems.Write(w, r, err)
+				return
+			}
 		}
 		q.Page, q.PageSize = 1, feed.MaxItems
 		filter := model.CanonicalQuery(model.ListQuery{Filter: q.Filter, Q: q.Q})

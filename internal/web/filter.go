@@ -25,9 +25,9 @@ func ParseFilter(v url.Values) (model.ListQuery, error) {
 // ParseHubFilter validates the filter of a hub, written as a query string
 // ("tags=funding&country=canada").
 func ParseHubFilter(s string) (model.ListQuery, error) {
-	v, err := url.ParseQuery(strings.TrimPrefix(s, "?"))
+	v, err := api.ParseQuery(strings.TrimPrefix(s, "?"))
 	if err != nil {
-		return model.ListQuery{}, failure.Malformed("filter", "must be a query string such as tags=funding&country=canada")
+		return model.ListQuery{}, err
 	}
 	return ParseFilter(v)
 }

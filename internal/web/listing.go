@@ -33,7 +33,12 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, err)
 		return
 	}
-	q, err := api.ParseListQuery(withoutEmpty(r.URL.Query()))
+	v, err := api.Query(r)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	q, err := api.ParseListQuery(withoutEmpty(v))
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -75,7 +80,11 @@ func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, err)
 		return
 	}
-	v := r.URL.Query()
+	v, err := api.Query(r)
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
 	for _, name := range slices.Sorted(maps.Keys(v)) {
 		if name != "" && !slices.Contains(hubParams, name) {
 			p := failure.Unknown(name, hubParams)

@@ -28,12 +28,15 @@ import (
 //   - a required property (one without omitempty) left out is
 //     missing_parameter;
 //   - a whole number such as 5.0 is an integer, as JSON Schema counts it.
-//
-// Invalid UTF-8 in strings becomes U+FFFD, as encoding/json has always
-// made it.
+//   - text that is not Unicode (bytes that are not UTF-8, a lone escaped
+//     surrogate) is invalid_parameter naming its property, never replaced
+//     by U+FFFD.
 func Decode(data []byte, v any) error {
 	pl := planOf(reflect.TypeOf(v).Elem())
 	props, fields := pl.props, pl.fields
+	if name, bad := InvalidText(data); bad {
+		return failure.Malformed(name, "must be valid Unicode text in UTF-8: it holds bytes that are not UTF-8 or an unpaired surrogate escape")
+	}
 	var members map[string]jsontext.Value
 	if err := json.Unmarshal(data, &members, jsontext.AllowInvalidUTF8(true)); err != nil {
 		return syntaxProblem(err)

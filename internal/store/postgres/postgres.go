@@ -40,6 +40,7 @@ type DB struct {
 
 	pool *pgxpool.Pool
 	sql  *sql.DB
+	idle int // database/sql's idle connections
 }
 
 var _ store.Store = (*DB)(nil)
@@ -64,8 +65,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	// queries instead of taking one from the pool for each; the other half
 	// stays free for what this package runs on the pool directly (quotas,
 	// leases, imports), which database/sql therefore cannot starve.
-	db.sql.SetMaxIdleConns(max(1, int(cfg.MaxConns)/2))
-	db.Queries = sqlstore.New(db.sql, db.sql, sqlstore.Dialect{
+	db.idle = max(1, int(cfg.MaxConns)/2)
+	db.sql.SetMaxIdleConns(db.idle)
+	db.Queries = sqlstore.New(retryingReader{db}, db.sql, sqlstore.Dialect{
 		Numbered:   true,
 		PublicOnly: `status = 'public' AND NOT market_only`,
 		Position:   "strpos",

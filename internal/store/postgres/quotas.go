@@ -42,8 +42,11 @@ RETURNING minute_used, day_used, searches_used, last_denied`
 // TakeRequest counts one request if the account is under both limits.
 func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	err := db.pool.QueryRow(ctx, takeRequestSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
-		l.DailyRequests, l.MinuteRequests).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
+	// A session ended by the server ran nothing, so one retry counts once.
+	err := db.retry(ctx, func() error {
+		return db.pool.QueryRow(ctx, takeRequestSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
+			l.DailyRequests, l.MinuteRequests).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
+	})
 	if hasCode(err, codeForeignKeyViolation) {
 		err = store.ErrNotFound
 	}
@@ -53,15 +56,46 @@ func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, 
 	return u, nil
 }
 
+// returnRequestSQL gives back one request counted in the minute ($2) and day
+// ($3) windows, in each of them that is still the row's current one, and
+// returns the usage in the windows of now ($4 minute, $5 day).
+const returnRequestSQL = `
+UPDATE usage SET
+	minute_used = CASE WHEN minute_start = $2 AND minute_used > 0 THEN minute_used - 1 ELSE minute_used END,
+	day_used = CASE WHEN day_start = $3 AND day_used > 0 THEN day_used - 1 ELSE day_used END
+WHERE account_id = $1
+RETURNING CASE WHEN minute_start >= $4 THEN minute_used ELSE 0 END,
+	CASE WHEN day_start >= $5 THEN day_used ELSE 0 END,
+	CASE WHEN search_day_start >= $5 THEN searches_used ELSE 0 END`
+
+// ReturnRequest gives back one request counted at at, in the windows
+// containing at that are still current.
+func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
+	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
+	err := db.retry(ctx, func() error {
+		return db.pool.QueryRow(ctx, returnRequestSQL, accountID, model.MinuteOf(at).Unix(), model.DayOf(at).Unix(),
+			u.MinuteStart.Unix(), u.DayStart.Unix()).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, nil
+	}
+	if err != nil {
+		return model.Usage{}, sqlstore.Wrap("return request", err)
+	}
+	return u, nil
+}
+
 // Usage reports the account's usage without counting.
 func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	err := db.pool.QueryRow(ctx, `SELECT
+	err := db.retry(ctx, func() error {
+		return db.pool.QueryRow(ctx, `SELECT
 		CASE WHEN minute_start >= $2 THEN minute_used ELSE 0 END,
 		CASE WHEN day_start >= $3 THEN day_used ELSE 0 END,
 		CASE WHEN search_day_start >= $3 THEN searches_used ELSE 0 END
 		FROM usage WHERE account_id = $1`, accountID, u.MinuteStart.Unix(), u.DayStart.Unix()).
-		Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
+			Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, nil
 	}
@@ -91,8 +125,10 @@ RETURNING CASE WHEN minute_start >= $2 THEN minute_used ELSE 0 END,
 func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
 	var denied string
-	err := db.pool.QueryRow(ctx, reserveSearchSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit).
-		Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &denied)
+	err := db.retry(ctx, func() error {
+		return db.pool.QueryRow(ctx, reserveSearchSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit).
+			Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &denied)
+	})
 	if hasCode(err, codeForeignKeyViolation) {
 		err = store.ErrNotFound
 	}

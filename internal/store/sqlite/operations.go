@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strings"
@@ -104,7 +105,13 @@ var ErrServing = errors.New("a signals serve process holds this database; stop i
 // that has it open (an import, an operator command) sees either the old
 // database or the restored one, never a mix.
 func Restore(ctx context.Context, from, path string) error {
-	lock, err := os.OpenFile(path+".serve-lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		// A new database: create the file so that its serve lock can be taken.
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
+	}
+	lock, err := openServeLock(path)
 	if err != nil {
 		return fmt.Errorf("restore: serve lock: %w", err)
 	}

@@ -197,6 +197,20 @@ func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, 
 	})
 }
 
+// ReturnRequest gives back one request counted at at, in the windows
+// containing at that are still current.
+func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
+	return db.change(ctx, "return request", accountID, now, func(r *usageRow) string {
+		if r.MinuteStart == model.MinuteOf(at).Unix() && r.MinuteUsed > 0 {
+			r.MinuteUsed--
+		}
+		if r.DayStart == model.DayOf(at).Unix() && r.DayUsed > 0 {
+			r.DayUsed--
+		}
+		return ""
+	})
+}
+
 // Usage reports the account's usage without counting.
 func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error) {
 	return db.change(ctx, "read usage", accountID, now, func(*usageRow) string { return "" })

@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -62,5 +64,69 @@ func TestUsageSurvivesRestart(t *testing.T) {
 	u, err := db.Usage(ctx, a.ID, now.Add(time.Second))
 	if err != nil || u.MinuteUsed != 7 || u.DayUsed != 7 {
 		t.Errorf("after restart usage = %+v, %v; want 7 in the minute and the day", u, err)
+	}
+}
+
+// TestServeLockFollowsTheFile: a second server reaching the same database
+// through another name is refused, while an operator command still writes
+// beside the server.
+func TestServeLockFollowsTheFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "signals.db")
+	served, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer served.Close()
+	if err := served.ClaimServing(); err != nil {
+		t.Fatal(err)
+	}
+	symlink := filepath.Join(dir, "symlink.db")
+	if err := os.Symlink(path, symlink); err != nil {
+		t.Fatal(err)
+	}
+	hardlink := filepath.Join(dir, "hardlink.db")
+	if err := os.Link(path, hardlink); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{path, symlink} {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			other, err := Open(ctx, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer other.Close()
+			if err := other.ClaimServing(); !errors.Is(err, ErrServedElsewhere) {
+				t.Fatalf("second serve through %s: got %v, want ErrServedElsewhere", filepath.Base(name), err)
+			}
+			// The serve lock leaves SQLite's own locking alone.
+			storetest.Put(t, other, storetest.Sig(filepath.Base(name), 1))
+			if _, err := served.GetSignal(ctx, filepath.Base(name)); err != nil {
+				t.Fatalf("the server does not read what was written beside it: %v", err)
+			}
+		})
+	}
+	// SQLite in one process cannot open a hard link of an open database (the
+	// link has a WAL of its own), so the hard link is checked on the lock
+	// that ClaimServing takes.
+	t.Run("hardlink.db", func(t *testing.T) {
+		f, err := openServeLock(hardlink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := lockExclusive(f); !errors.Is(err, errLocked) {
+			t.Fatalf("serve lock through a hard link: got %v, want errLocked", err)
+		}
+	})
+	served.Close()
+	again, err := Open(ctx, symlink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if err := again.ClaimServing(); err != nil {
+		t.Fatalf("serve after the first closed: %v", err)
 	}
 }

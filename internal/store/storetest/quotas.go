@@ -105,3 +105,42 @@ func testQuotaWindows(t *testing.T, st store.Store) {
 		t.Errorf("another account's usage = %+v; usage is per account", u)
 	}
 }
+
+func testReturnRequest(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, st, "r@example.com")
+	l := model.Limits{DailyRequests: 5, MinuteRequests: 2, DailySearches: 1, ConcurrentSearches: 1}
+	day := time.Date(2026, 11, 20, 23, 58, 10, 0, time.UTC)
+	check := func(step string, u model.Usage, err error, minute, dayN int) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if u.MinuteUsed != minute || u.DayUsed != dayN {
+			t.Errorf("%s: minute=%d day=%d; want %d %d", step, u.MinuteUsed, u.DayUsed, minute, dayN)
+		}
+	}
+	u, err := st.ReturnRequest(ctx, a.ID, day, day)
+	check("return with nothing counted", u, err, 0, 0)
+	st.TakeRequest(ctx, a.ID, l, day)
+	u, err = st.TakeRequest(ctx, a.ID, l, day.Add(time.Second))
+	check("two counted", u, err, 2, 2)
+	u, err = st.ReturnRequest(ctx, a.ID, day.Add(time.Second), day.Add(2*time.Second))
+	check("one returned in the same minute", u, err, 1, 1)
+	u, err = st.TakeRequest(ctx, a.ID, l, day.Add(3*time.Second))
+	check("the returned request is free again", u, err, 2, 2)
+	if u, _ := st.Usage(ctx, a.ID, day.Add(3*time.Second)); u.MinuteUsed != 2 {
+		t.Errorf("usage after return and take: %+v", u)
+	}
+	// A request counted in the last minute, returned in the next one: the
+	// day gives it back, the new minute has nothing of it.
+	next := day.Add(time.Minute)
+	st.TakeRequest(ctx, a.ID, l, next)
+	u, err = st.ReturnRequest(ctx, a.ID, day.Add(4*time.Second), next)
+	check("returned in the next minute", u, err, 1, 2)
+	// Counted yesterday, returned today: nothing of today changes.
+	tomorrow := day.Add(2 * time.Minute)
+	st.TakeRequest(ctx, a.ID, l, tomorrow)
+	u, err = st.ReturnRequest(ctx, a.ID, next, tomorrow)
+	check("returned the next day", u, err, 1, 1)
+}

@@ -1,0 +1,149 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"signals/internal/auth"
+	"signals/internal/failure"
+	"signals/internal/model"
+	"signals/internal/problem"
+	"signals/internal/store/postgres/pgtest"
+)
+
+// TestDroppedDatabaseConnections terminates the service's PostgreSQL
+// sessions between rounds of requests: a read or a count on a dropped
+// connection is retried once on a new one, so no request fails; a count
+// that fails for another reason is a 500 that still names the account's
+// minute cap; and a database that stays unreachable is 503
+// service_unavailable with Retry-After, never 500.
+func TestDroppedDatabaseConnections(t *testing.T) {
+	if os.Getenv("SIGNALS_TEST_BACKEND") != "postgres" {
+		t.Skip("PostgreSQL only: SIGNALS_TEST_BACKEND=postgres")
+	}
+	ctx := context.Background()
+	name := pgtest.RandomName("signals_drop_")
+	cfg := testConfig(t)
+	own := cfg.Database // the test's own sessions, which are not terminated
+	cfg.Database = pgtest.WithParam(own, "application_name", name)
+	a, err := New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	acct, err := a.Store().CreateAccount(ctx, "dev@example.com", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := model.Limits{DailyRequests: 1000, MinuteRequests: 40, DailySearches: 10, ConcurrentSearches: 1}
+	if err := a.Store().SetLimits(ctx, acct.ID, limits); err != nil {
+		t.Fatal(err)
+	}
+	key, _, err := auth.Issue(ctx, a.Store(), acct.ID, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(srv.Close)
+	ta := &testApp{App: a, srv: srv, key: key, t: t}
+	ta.put(fixtures()...)
+
+	admin, err := pgx.Connect(ctx, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close(context.Background()) })
+	terminate := func() int {
+		t.Helper()
+		var n int
+		if err := admin.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE application_name = $1`, name).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	round := func() map[int]int {
+		t.Helper()
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		statuses := map[int]int{}
+		for _, path := range []string{"/api/v1/signals", "/api/v1/signals/mb-1", "/api/v1/usage", "/api/v1/signals?q=robot"} {
+			wg.Go(func() {
+				resp, _ := ta.get(path)
+				mu.Lock()
+				statuses[resp.StatusCode]++
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		return statuses
+	}
+
+	round() // every path has connections open
+	for i := range 5 {
+		if n := terminate(); n == 0 {
+			t.Fatalf("round %d: no session of the service to terminate", i)
+		}
+		if got := round(); got[http.StatusOK] != 4 {
+			t.Fatalf("round %d after terminating the sessions: statuses %v, want 4 × 200", i, got)
+		}
+	}
+
+	// A count that fails (its table is gone) is a 500 naming the
+	// account's minute cap, not the initial one.
+	pgtest.Exec(t, own, `ALTER TABLE usage RENAME TO usage_away`)
+	resp, body := ta.get("/api/v1/signals")
+	pgtest.Exec(t, own, `ALTER TABLE usage_away RENAME TO usage`)
+	wantStatus(t, resp, body, http.StatusInternalServerError)
+	if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=40;w=60` {
+		t.Errorf("RateLimit-Policy on a 500 = %q, want the account's q=40", got)
+	}
+
+	// The database refuses new sessions and the open ones end.
+	u, err := url.Parse(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	database := pgx.Identifier{strings.TrimPrefix(u.Path, "/")}.Sanitize()
+	u.Path = "/postgres" // a database cannot refuse sessions from a session of its own
+	server, err := pgx.Connect(ctx, u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close(context.Background()) })
+	if _, err := server.Exec(ctx, `ALTER DATABASE `+database+` WITH ALLOW_CONNECTIONS false`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Exec(context.Background(), `ALTER DATABASE `+database+` WITH ALLOW_CONNECTIONS true`) })
+	terminate()
+	for _, path := range []string{"/api/v1/signals", "/api/v1/usage", "/mcp"} {
+		var resp *http.Response
+		var body []byte
+		if path == "/mcp" {
+			resp, body = ta.mcpPost(rpcListCall)
+		} else {
+			resp, body = ta.get(path)
+		}
+		wantStatus(t, resp, body, http.StatusServiceUnavailable)
+		p := decode[problem.Problem](t, body)
+		if p.Code != failure.CodeServiceUnavailable || resp.Header.Get("Retry-After") == "" || p.RetryAfterSeconds == nil {
+			t.Errorf("%s with the database unreachable: %s Retry-After=%q", path, body, resp.Header.Get("Retry-After"))
+		}
+	}
+	if _, err := server.Exec(ctx, `ALTER DATABASE `+database+` WITH ALLOW_CONNECTIONS true`); err != nil {
+		t.Fatal(err)
+	}
+	resp, body = ta.get("/api/v1/signals")
+	wantStatus(t, resp, body, http.StatusOK)
+}
