@@ -111,7 +111,7 @@ func (a *App) routes() http.Handler {
 	// --- End of website ------------------------------------------------
 
 	a.table = mux.routes
-	return a.measuredRequests(requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, mux)))))
+	return a.measuredRequests(requestID(accessLog(a.log, compressed(withPolicy(jsonAPIPaths(a.api.NotFound, mux))))))
 }
 
 // route is one registered pattern.
