@@ -10,7 +10,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"os"
 	"sync"
@@ -68,8 +67,6 @@ type DB struct {
 	counters *counters
 	slots    slots
 	claims   claims
-	// log receives errors of background work; nil discards them.
-	log *slog.Logger
 
 	path      string
 	serveLock *os.File
@@ -82,9 +79,6 @@ var _ store.Store = (*DB)(nil)
 // An Option configures Open.
 type Option func(*DB)
 
-// WithLog sends errors of background work (writing the quota counters
-// behind) to log.
-func WithLog(log *slog.Logger) Option { return func(db *DB) { db.log = log } }
 
 // Open opens (creating if needed) the database file at path and applies
 // pending migrations.
@@ -174,10 +168,4 @@ func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) error {
 		return err
 	}
 	return tx.Commit()
-}
-
-func (db *DB) logError(msg string, err error) {
-	if db.log != nil {
-		db.log.Error("background job failed", "op", msg, "err", err)
-	}
 }
