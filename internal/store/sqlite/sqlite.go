@@ -79,7 +79,6 @@ var _ store.Store = (*DB)(nil)
 // An Option configures Open.
 type Option func(*DB)
 
-
 // Open opens (creating if needed) the database file at path and applies
 // pending migrations.
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
