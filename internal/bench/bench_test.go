@@ -64,7 +64,7 @@ func loadFixture(b *testing.B) *fixture {
 			shared.err = err
 			return
 		}
-		shared.f, shared.err = newFixture(filepath.Join(dir, "bench.db"))
+		shared.f, shared.err = newFixture(filepath.Join(dir, "bench.db"), true)
 	})
 	if shared.err != nil {
 		b.Fatal(shared.err)
@@ -72,7 +72,7 @@ func loadFixture(b *testing.B) *fixture {
 	return shared.f
 }
 
-func newFixture(path string) (*fixture, error) {
+func newFixture(path string, index bool) (*fixture, error) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	a, err := app.New(ctx, app.Config{BaseURL: "http://bench", Database: path}, log)
@@ -93,6 +93,18 @@ func newFixture(path string) (*fixture, error) {
 	key, _, err := auth.Issue(ctx, a.Store(), acct.ID, "bench", time.Now())
 	if err != nil {
 		return nil, err
+	}
+	// The server fills the trigram index after an import; measure the
+	// steady state it reaches.
+	if ix, ok := a.Store().(interface {
+		IndexTrigrams(context.Context) (int, error)
+	}); ok && index {
+		start := time.Now()
+		n, err := ix.IndexTrigrams(ctx)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "trigram index: %d signals in %v\n", n, time.Since(start).Round(time.Millisecond))
 	}
 	f := &fixture{app: a, key: key, path: path}
 	for page := 1; len(f.ids) < 2000; page++ {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 
 	"modernc.org/sqlite"
@@ -39,6 +40,11 @@ var dialect = sqlstore.Dialect{
 	SignalKey:  "pk", // the rowid: a smaller key than the id
 	VectorKey:  "signal_pk",
 	Vectors:    littleEndian,
+	Trigrams: &sqlstore.Trigrams{
+		Candidates: trigramCandidates,
+		In:         `pk IN (SELECT value FROM json_each(?))`,
+		List:       func(keys []string) any { return "[" + strings.Join(keys, ",") + "]" },
+	},
 	Constraint: constraint,
 }
 
