@@ -14,6 +14,7 @@ import (
 
 	"signals/internal/auth"
 	"signals/internal/failure"
+	"signals/internal/feed"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/search"
@@ -26,6 +27,11 @@ type API struct {
 	Searcher *search.Service
 	Problems problem.Renderer
 	BaseURL  string
+
+	// lists keeps encoded list bodies until the data changes: a body
+	// depends only on the data and the canonical query, never on the
+	// account (quota headers are set beside it).
+	lists feed.Cache
 }
 
 // principalAccount returns the account of an authenticated request.
@@ -106,12 +112,29 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 		a.Problems.Write(w, r, err)
 		return
 	}
-	resp, err := a.List(r.Context(), q)
+	ctx := r.Context()
+	gen, err := a.Store.Generation(ctx)
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return
 	}
-	a.writeJSON(w, r, resp, true)
+	e, err := a.lists.Get(model.CanonicalQuery(q), gen, func() ([]byte, error) {
+		resp, err := a.List(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(resp)
+		// As json.Encoder writes it.
+		return append(b, '\n'), err
+	})
+	if err != nil {
+		a.Problems.Write(w, r, err)
+		return
+	}
+	a.writeHeader(w, true)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(e.Body)
+	}
 }
 
 // HandleGet serves GET /api/v1/signals/{id}. The id is taken from the
@@ -148,6 +171,15 @@ const (
 // writeJSON writes a 200 JSON body; aliases says whether it carries
 // deprecated camelCase aliases.
 func (a *API) writeJSON(w http.ResponseWriter, r *http.Request, v any, aliases bool) {
+	a.writeHeader(w, aliases)
+	if r.Method == http.MethodHead {
+		return
+	}
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeHeader sends the status and headers of a JSON answer.
+func (a *API) writeHeader(w http.ResponseWriter, aliases bool) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
@@ -155,10 +187,6 @@ func (a *API) writeJSON(w http.ResponseWriter, r *http.Request, v any, aliases b
 		problem.MarkDeprecatedAliases(h, a.BaseURL)
 	}
 	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return
-	}
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // Methods dispatches by method and answers others with a JSON 405 listing

@@ -125,7 +125,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	if _, err := mailSettings(cfg); err != nil { // before the database is touched
 		return nil, err
 	}
-	st, err := OpenStore(ctx, cfg.Database, log)
+	st, err := OpenStore(ctx, cfg.Database)
 	if err != nil {
 		return nil, err
 	}
@@ -207,13 +207,12 @@ func NewScorer(c SearchConfig) (search.Scorer, error) {
 func (a *App) Search() *search.Service { return a.search }
 
 // OpenStore opens the store a database setting names: a postgres:// URL or
-// a SQLite file path. Failures of the store's background work (writing
-// SQLite's quota counters behind) go to log.
-func OpenStore(ctx context.Context, database string, log *slog.Logger) (store.Store, error) {
+// a SQLite file path.
+func OpenStore(ctx context.Context, database string) (store.Store, error) {
 	if isPostgres(database) {
 		return postgres.Open(ctx, database)
 	}
-	return sqlite.Open(ctx, database, sqlite.WithLog(log))
+	return sqlite.Open(ctx, database)
 }
 
 func isPostgres(database string) bool {
@@ -255,7 +254,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	indexCtx, stopIndex := context.WithCancel(ctx)
 	indexed := make(chan struct{})
 	go func() { defer close(indexed); a.search.Index(indexCtx, indexEvery) }()
-	defer func() { stopIndex(); <-indexed }()
+	trigrams := make(chan struct{})
+	go func() { defer close(trigrams); a.indexTrigrams(indexCtx) }()
+	defer func() { stopIndex(); <-indexed; <-trigrams }()
 	stopAccountWork := a.startAccountWork(ctx)
 	defer stopAccountWork()
 	stopControl := a.serveControl(ctx)

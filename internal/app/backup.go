@@ -17,10 +17,11 @@ import (
 )
 
 // Backups of an SQLite database go through the process that serves it. That
-// process holds state the file does not have yet: the quota counters (written
-// behind every 50 ms) and the daily usage history (every 5 s). Asked over a
-// Unix socket beside the database, it writes both and then copies the
-// database, so the copy is exact as of the moment it was asked; a
+// process holds state the file does not have yet: the daily usage history
+// (written every 5 s; the quota counters on disk are reservations that
+// already cover every request answered). Asked over a Unix socket beside
+// the database, it writes the history and then copies the database, so the
+// copy is current as of the moment it was asked; a
 // signal-and-wait scheme would give no acknowledgement and no error. The
 // socket is the serving user's alone (mode 0600), as the database is.
 
@@ -120,7 +121,7 @@ func BackupDatabase(ctx context.Context, database, path string, notice func(stri
 			return err
 		}
 		notice("the serving process did not answer on " + ControlSocket(database) +
-			"; the copy holds its quota counters as last written (every 50 ms) and its daily usage history as last written (every 5 s)")
+			"; the copy holds its daily usage history as last written (every 5 s)")
 	}
 	return db.Backup(ctx, path)
 }

@@ -113,7 +113,7 @@ func (a *App) routes() http.Handler {
 	// --- End of website ------------------------------------------------
 
 	a.table = mux.routes
-	return a.measuredRequests(requestID(accessLog(a.log, withPolicy(jsonAPIPaths(a.api.NotFound, a.bodyLimit(mux))))))
+	return a.measuredRequests(requestID(accessLog(a.log, compressed(withPolicy(jsonAPIPaths(a.api.NotFound, a.bodyLimit(mux)))))))
 }
 
 // route is one registered pattern.

@@ -64,7 +64,7 @@ func loadFixture(b *testing.B) *fixture {
 			shared.err = err
 			return
 		}
-		shared.f, shared.err = newFixture(filepath.Join(dir, "bench.db"))
+		shared.f, shared.err = newFixture(filepath.Join(dir, "bench.db"), true)
 	})
 	if shared.err != nil {
 		b.Fatal(shared.err)
@@ -72,7 +72,7 @@ func loadFixture(b *testing.B) *fixture {
 	return shared.f
 }
 
-func newFixture(path string) (*fixture, error) {
+func newFixture(path string, index bool) (*fixture, error) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	a, err := app.New(ctx, app.Config{BaseURL: "http://bench", Database: path}, log)
@@ -93,6 +93,18 @@ func newFixture(path string) (*fixture, error) {
 	key, _, err := auth.Issue(ctx, a.Store(), acct.ID, "bench", time.Now())
 	if err != nil {
 		return nil, err
+	}
+	// The server fills the trigram index after an import; measure the
+	// steady state it reaches.
+	if ix, ok := a.Store().(interface {
+		IndexTrigrams(context.Context) (int, error)
+	}); ok && index {
+		start := time.Now()
+		n, err := ix.IndexTrigrams(ctx)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(os.Stderr, "trigram index: %d signals in %v\n", n, time.Since(start).Round(time.Millisecond))
 	}
 	f := &fixture{app: a, key: key, path: path}
 	for page := 1; len(f.ids) < 2000; page++ {
@@ -207,4 +219,44 @@ func BenchmarkImport(b *testing.B) {
 func newEmptyApp(path string) (*app.App, error) {
 	return app.New(context.Background(), app.Config{BaseURL: "http://bench", Database: path},
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// BenchmarkListGzip is the cost of compression: the same 20-signal list
+// (about 15 KB) answered plainly and gzipped, alternating in one run.
+func BenchmarkListGzip(b *testing.B) {
+	f := loadFixture(b)
+	var plain, gz []time.Duration
+	var plainBytes, gzBytes int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/signals?page_size=20&tags=funding,job", nil)
+		req.Header.Set("Authorization", "Bearer "+f.key)
+		if i%2 == 1 {
+			req.Header.Set("Accept-Encoding", "gzip")
+		}
+		rec := httptest.NewRecorder()
+		start := time.Now()
+		f.app.Handler().ServeHTTP(rec, req)
+		d := time.Since(start)
+		if rec.Code != http.StatusOK || (i%2 == 1) != (rec.Header().Get("Content-Encoding") == "gzip") {
+			b.Fatalf("%d, Content-Encoding %q", rec.Code, rec.Header().Get("Content-Encoding"))
+		}
+		if i%2 == 1 {
+			gz, gzBytes = append(gz, d), rec.Body.Len()
+		} else {
+			plain, plainBytes = append(plain, d), rec.Body.Len()
+		}
+	}
+	b.StopTimer()
+	if len(gz) == 0 {
+		return
+	}
+	slices.Sort(plain)
+	slices.Sort(gz)
+	b.ReportMetric(float64(plain[len(plain)/2])/1e6, "plain-p50-ms")
+	b.ReportMetric(float64(gz[len(gz)/2])/1e6, "gzip-p50-ms")
+	b.ReportMetric(float64(plain[len(plain)*99/100])/1e6, "plain-p99-ms")
+	b.ReportMetric(float64(gz[len(gz)*99/100])/1e6, "gzip-p99-ms")
+	b.ReportMetric(float64(plainBytes), "plain-bytes")
+	b.ReportMetric(float64(gzBytes), "gzip-bytes")
 }

@@ -124,11 +124,11 @@ func (c *command) searchFlags() {
 
 // openStore opens the configured store for an operator command.
 func (c *command) openStore(ctx context.Context) (store.Store, error) {
-	log, err := c.logger()
-	if err != nil {
+	// The logger's settings are checked even though the store logs nothing.
+	if _, err := c.logger(); err != nil {
 		return nil, err
 	}
-	return app.OpenStore(ctx, c.cfg.Database, log)
+	return app.OpenStore(ctx, c.cfg.Database)
 }
 
 func migrate(ctx context.Context, args []string, env Env) error {

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -75,11 +76,25 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		VectorKey:  "signal_id",
 		Vectors:    vectors,
 		IDsFirst:   true, // the listing index covers every filter column (0005)
+		Trigrams: &sqlstore.Trigrams{
+			// LIKE, not strpos, so that the trigram index (0009) applies.
+			Candidates: func(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, error) {
+				p := "%" + likeEscaper.Replace(folded) + "%"
+				return `SELECT id FROM signals WHERE fold_text LIKE ? OR fold_author LIKE ? OR fold_headline LIKE ?`,
+					[]any{p, p, p}, nil
+			},
+			In:   `id = ANY (?)`,
+			List: func(keys []string) any { return keys },
+		},
 		Constraint: constraint,
 		ExecBatch:  db.execBatch,
 	})
 	return db, nil
 }
+
+// likeEscaper makes a string a literal LIKE pattern under the default
+// escape character, the backslash.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
 
 // vectors are REAL[], read in their binary form (array_send), since the
 // database/sql adapter returns arrays as text.

@@ -30,15 +30,12 @@ func (db *DB) PoolUse() []store.PoolUse {
 }
 
 // Backup writes a consistent copy of the database to the new file path:
-// the quota counters this process holds are written first, then VACUUM
-// INTO copies one snapshot of the database on a connection of its own, so
+// the quota counters on disk already cover every request answered (they
+// are reservations, see quotas.go), and VACUUM INTO copies one snapshot of the database on a connection of its own, so
 // readers, the writer and imports go on meanwhile.
 func (db *DB) Backup(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); err == nil {
 		return fmt.Errorf("backup: %s exists; name a new file", path)
-	}
-	if err := db.flushCounters(ctx); err != nil {
-		return fmt.Errorf("backup: write usage counters: %w", err)
 	}
 	conn, err := sql.Open("sqlite", fileDSN(db.path, "busy_timeout(10000)"))
 	if err != nil {

@@ -13,10 +13,20 @@ import (
 
 // An embedded SQLite database is served by one process, so that process can
 // keep the authoritative counters in memory: a request is decided under a
-// mutex (exact, about a microsecond) and the counters are written behind, in
-// one transaction every flushEvery, and on Close. A crash can lose at most
-// the last flushEvery of counts; a restart loses nothing.
-const flushEvery = 50 * time.Millisecond
+// mutex (exact, about a microsecond).
+//
+// What is on disk is a reservation ahead of them: before a request is
+// answered, the counters written for its account cover it, and when they do
+// not, the process writes them with room for more (reserveAhead, or 1% of
+// the limit when that is more, never beyond the limit) and only then
+// answers. A busy account costs one small write every reserveAhead
+// requests, or every 1% of its limit. A crash (kill -9) therefore never
+// loses a count: the next start reads the reservation, which may count
+// requests that were never served (at most the room of one reservation),
+// so that after a crash an account is, if anything, refused early, never
+// served beyond its limits.
+// A clean Close writes the exact counters.
+const reserveAhead = 10
 
 // usageRow is an account's counters; a window whose start is not the
 // current one counts as empty.
@@ -27,73 +37,105 @@ type usageRow struct {
 }
 
 type counters struct {
-	mu    sync.Mutex
-	rows  map[int64]*usageRow
-	dirty map[int64]bool
+	mu   sync.Mutex
+	rows map[int64]*usageRow
+	// written is what the usage table holds for each account in rows.
+	written map[int64]usageRow
 
-	stop chan struct{}
-	done chan struct{}
+	// reserving serialises the writes of reservations, so that a later
+	// reservation is never overwritten by an earlier one.
+	reserving sync.Mutex
 }
 
 func (db *DB) startCounters() {
-	db.counters = &counters{
-		rows: map[int64]*usageRow{}, dirty: map[int64]bool{},
-		stop: make(chan struct{}), done: make(chan struct{}),
-	}
-	go db.flushLoop()
+	db.counters = &counters{rows: map[int64]*usageRow{}, written: map[int64]usageRow{}}
 }
 
-func (db *DB) flushLoop() {
-	defer close(db.counters.done)
-	t := time.NewTicker(flushEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if err := db.flushCounters(context.Background()); err != nil {
-				db.logError("flush usage counters", err)
-			}
-		case <-db.counters.stop:
-			return
-		}
-	}
-}
-
-// closeCounters stops the flusher and writes what it had not written yet.
+// closeCounters writes the exact counters in place of the reservations.
 func (db *DB) closeCounters() error {
-	close(db.counters.stop)
-	<-db.counters.done
-	return db.flushCounters(context.Background())
-}
-
-func (db *DB) flushCounters(ctx context.Context) error {
 	c := db.counters
+	c.reserving.Lock()
+	defer c.reserving.Unlock()
 	c.mu.Lock()
-	if len(c.dirty) == 0 {
-		c.mu.Unlock()
-		return nil
-	}
-	batch := make(map[int64]usageRow, len(c.dirty))
-	for id := range c.dirty {
-		// A request in flight while its account was deleted may mark a
-		// row that no longer exists; there is nothing left to write.
-		if r := c.rows[id]; r != nil {
+	batch := make(map[int64]usageRow, len(c.rows))
+	for id, r := range c.rows {
+		if c.written[id] != *r {
 			batch[id] = *r
 		}
 	}
-	clear(c.dirty)
 	c.mu.Unlock()
-
-	err := sqlstore.Wrap("write usage counters", db.writeUsage(ctx, batch))
-	if err != nil {
-		// Keep them dirty so the next flush retries.
-		c.mu.Lock()
-		for id := range batch {
-			c.dirty[id] = true
-		}
-		c.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
 	}
-	return err
+	if err := db.writeUsage(context.Background(), batch); err != nil {
+		return sqlstore.Wrap("write usage counters", err)
+	}
+	c.mu.Lock()
+	for id, r := range batch {
+		c.written[id] = r
+	}
+	c.mu.Unlock()
+	return nil
+}
+
+// covers reports whether the written counters w count at least what r
+// counts in each of r's windows.
+func (w usageRow) covers(r usageRow) bool {
+	ok := func(wStart, wUsed, start, used int64) bool { return used == 0 || wStart == start && wUsed >= used }
+	return ok(w.MinuteStart, w.MinuteUsed, r.MinuteStart, r.MinuteUsed) &&
+		ok(w.DayStart, w.DayUsed, r.DayStart, r.DayUsed) &&
+		ok(w.SearchDayStart, w.SearchesUsed, r.SearchDayStart, r.SearchesUsed)
+}
+
+// limits are the limits a change knows of, 0 where it knows none; a
+// reservation never goes beyond them.
+type limits struct{ minute, day, searches int64 }
+
+// reservation returns counters to write in place of w that cover r with
+// room for reserveAhead more in each window w does not cover.
+func (w usageRow) reservation(r usageRow, l limits) usageRow {
+	win := func(wStart, wUsed, start, used, limit int64) (int64, int64) {
+		if used == 0 || wStart == start && wUsed >= used {
+			return wStart, wUsed
+		}
+		ahead := used + reserveAhead
+		if limit > 0 {
+			ahead = max(used, min(used+max(reserveAhead, limit/100), limit))
+		}
+		return start, ahead
+	}
+	var n usageRow
+	n.MinuteStart, n.MinuteUsed = win(w.MinuteStart, w.MinuteUsed, r.MinuteStart, r.MinuteUsed, l.minute)
+	n.DayStart, n.DayUsed = win(w.DayStart, w.DayUsed, r.DayStart, r.DayUsed, l.day)
+	n.SearchDayStart, n.SearchesUsed = win(w.SearchDayStart, w.SearchesUsed, r.SearchDayStart, r.SearchesUsed, l.searches)
+	return n
+}
+
+// reserve writes a reservation covering the account's counters, unless one
+// written meanwhile already does.
+func (db *DB) reserve(ctx context.Context, accountID int64, l limits) error {
+	c := db.counters
+	c.reserving.Lock()
+	defer c.reserving.Unlock()
+	c.mu.Lock()
+	r, ok := c.rows[accountID]
+	if !ok || c.written[accountID].covers(*r) {
+		c.mu.Unlock()
+		return nil
+	}
+	next := c.written[accountID].reservation(*r, l)
+	c.mu.Unlock()
+	// Not the request's context: a reservation half made would be retried
+	// by the next request anyway, but one made is worth keeping.
+	if err := db.writeUsage(context.WithoutCancel(ctx), map[int64]usageRow{accountID: next}); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if _, ok := c.rows[accountID]; ok {
+		c.written[accountID] = next
+	}
+	c.mu.Unlock()
+	return nil
 }
 
 func (db *DB) writeUsage(ctx context.Context, batch map[int64]usageRow) error {
@@ -138,6 +180,7 @@ func (db *DB) row(ctx context.Context, accountID int64) (*usageRow, error) {
 		return existing, nil
 	}
 	c.rows[accountID] = &r
+	c.written[accountID] = r
 	return &r, nil
 }
 
@@ -164,27 +207,30 @@ func (r *usageRow) usage(now time.Time) model.Usage {
 
 // change applies fn to the account's counters, rolled to now, under the
 // lock: fn returns the limit that refused the change ("" if it counted),
-// and the usage after it is returned. op names the change in errors.
-func (db *DB) change(ctx context.Context, op string, accountID int64, now time.Time, fn func(r *usageRow) (denied string)) (model.Usage, error) {
+// and the usage after it is returned once what is written covers it. op
+// names the change in errors.
+func (db *DB) change(ctx context.Context, op string, accountID int64, now time.Time, l limits, fn func(r *usageRow) (denied string)) (model.Usage, error) {
 	r, err := db.row(ctx, accountID)
 	if err != nil {
 		return model.Usage{}, sqlstore.Wrap(op, err)
 	}
-	defer db.counters.mu.Unlock()
 	r.roll(now)
-	before := *r
 	denied := fn(r)
-	if *r != before {
-		db.counters.dirty[accountID] = true
-	}
 	u := r.usage(now)
 	u.Denied = denied
+	covered := db.counters.written[accountID].covers(*r)
+	db.counters.mu.Unlock()
+	if !covered {
+		if err := db.reserve(ctx, accountID, l); err != nil {
+			return model.Usage{}, sqlstore.Wrap(op, err)
+		}
+	}
 	return u, nil
 }
 
 // TakeRequest counts one request if the account is under both limits.
 func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
-	return db.change(ctx, "take request", accountID, now, func(r *usageRow) string {
+	return db.change(ctx, "take request", accountID, now, limits{minute: int64(l.MinuteRequests), day: int64(l.DailyRequests)}, func(r *usageRow) string {
 		switch {
 		case r.DayUsed >= int64(l.DailyRequests):
 			return model.LimitDay
@@ -200,7 +246,7 @@ func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, 
 // ReturnRequest gives back one request counted at at, in the windows
 // containing at that are still current.
 func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
-	return db.change(ctx, "return request", accountID, now, func(r *usageRow) string {
+	return db.change(ctx, "return request", accountID, now, limits{}, func(r *usageRow) string {
 		if r.MinuteStart == model.MinuteOf(at).Unix() && r.MinuteUsed > 0 {
 			r.MinuteUsed--
 		}
@@ -213,12 +259,12 @@ func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.T
 
 // Usage reports the account's usage without counting.
 func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error) {
-	return db.change(ctx, "read usage", accountID, now, func(*usageRow) string { return "" })
+	return db.change(ctx, "read usage", accountID, now, limits{}, func(*usageRow) string { return "" })
 }
 
 // ReserveSearch takes one fresh search of the account's UTC day.
 func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
-	return db.change(ctx, "reserve search", accountID, now, func(r *usageRow) string {
+	return db.change(ctx, "reserve search", accountID, now, limits{searches: int64(dailyLimit)}, func(r *usageRow) string {
 		if r.SearchesUsed >= int64(dailyLimit) {
 			return model.LimitSearchDay
 		}
@@ -237,7 +283,7 @@ func (db *DB) DeleteAccount(ctx context.Context, id int64) error {
 	c := db.counters
 	c.mu.Lock()
 	delete(c.rows, id)
-	delete(c.dirty, id)
+	delete(c.written, id)
 	c.mu.Unlock()
 	return nil
 }

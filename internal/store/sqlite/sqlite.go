@@ -10,9 +10,9 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 
 	"modernc.org/sqlite"
@@ -40,6 +40,11 @@ var dialect = sqlstore.Dialect{
 	SignalKey:  "pk", // the rowid: a smaller key than the id
 	VectorKey:  "signal_pk",
 	Vectors:    littleEndian,
+	Trigrams: &sqlstore.Trigrams{
+		Candidates: trigramCandidates,
+		In:         `pk IN (SELECT value FROM json_each(?))`,
+		List:       func(keys []string) any { return "[" + strings.Join(keys, ",") + "]" },
+	},
 	Constraint: constraint,
 }
 
@@ -68,8 +73,6 @@ type DB struct {
 	counters *counters
 	slots    slots
 	claims   claims
-	// log receives errors of background work; nil discards them.
-	log *slog.Logger
 
 	path      string
 	serveLock *os.File
@@ -81,10 +84,6 @@ var _ store.Store = (*DB)(nil)
 
 // An Option configures Open.
 type Option func(*DB)
-
-// WithLog sends errors of background work (writing the quota counters
-// behind) to log.
-func WithLog(log *slog.Logger) Option { return func(db *DB) { db.log = log } }
 
 // Open opens (creating if needed) the database file at path and applies
 // pending migrations.
@@ -174,10 +173,4 @@ func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) error {
 		return err
 	}
 	return tx.Commit()
-}
-
-func (db *DB) logError(msg string, err error) {
-	if db.log != nil {
-		db.log.Error("background job failed", "op", msg, "err", err)
-	}
 }

@@ -130,3 +130,46 @@ func TestServeLockFollowsTheFile(t *testing.T) {
 		t.Fatalf("serve after the first closed: %v", err)
 	}
 }
+
+// What is on disk covers every request answered, so that a crash, which
+// skips Close, loses no count: the next open starts from at least the
+// counts served, and never more than one reservation's room above them.
+func TestUsageSurvivesCrash(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "signals.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	a, err := db.CreateAccount(ctx, "c@example.com", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 21, 10, 0, 5, 0, time.UTC)
+	for i := 1; i <= 35; i++ {
+		u, err := db.TakeRequest(ctx, a.ID, model.InitialLimits, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A second store on the file reads what a restart after a crash
+		// here would read.
+		other, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := other.Usage(ctx, a.ID, now)
+		other.closeOnce.Do(func() {}) // a crash: no final write
+		other.read.Close()
+		other.write.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.MinuteUsed < u.MinuteUsed || got.DayUsed < u.DayUsed {
+			t.Fatalf("after request %d on disk %+v, below the served %+v", i, got, u)
+		}
+		if got.MinuteUsed > min(u.MinuteUsed+reserveAhead, model.InitialLimits.MinuteRequests) || got.DayUsed > u.DayUsed+reserveAhead {
+			t.Fatalf("after request %d on disk %+v, more than one reservation above %+v", i, got, u)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"signals/internal/model"
 	"signals/internal/store"
@@ -91,8 +92,18 @@ const orderSignals = ` ORDER BY published_ns DESC, id DESC`
 func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.Signal, bool, error) {
 	where, args := q.filter(lq.Filter, []any{model.ListSnippetChars})
 	if lq.Q != "" {
-		// A position, not LIKE: % and _ match only themselves.
 		folded := model.Fold(lq.Q)
+		keys, err := q.trigramCandidates(ctx, folded)
+		if err != nil {
+			return nil, false, Wrap("list signals", err)
+		}
+		if keys != nil {
+			where += ` AND ` + q.dialect.Trigrams.In
+			args = append(args, q.dialect.Trigrams.List(keys))
+		}
+		// A position, not LIKE: % and _ match only themselves. It decides
+		// among the trigram index's candidates too, so that the index only
+		// ever narrows the scan and never changes an answer.
 		contains := func(col string) string { return q.dialect.Position + "(" + col + ", ?) > 0" }
 		where += ` AND (` + contains("fold_text") + ` OR ` + contains("fold_author") + ` OR ` + contains("fold_headline") + `)`
 		args = append(args, folded, folded, folded)
@@ -117,6 +128,43 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 		list = list[:lq.PageSize]
 	}
 	return list, more, nil
+}
+
+// trigramCandidates is how many candidates the trigram index may name for
+// a listing to check them one by one; with more, the substring is common
+// enough that walking the listing order finds a page sooner. Both ways read
+// at most about this many signals for the first page of 100,000.
+const trigramCandidates = 1500
+
+// trigramCandidates returns the keys of the signals that may contain the
+// folded substring, or nil when the index cannot narrow the listing: no
+// index, a substring shorter than a trigram, or too many candidates.
+func (q *Queries) trigramCandidates(ctx context.Context, folded string) ([]string, error) {
+	t := q.dialect.Trigrams
+	if t == nil || utf8.RuneCountInString(folded) < 3 {
+		return nil, nil
+	}
+	query, args, err := t.Candidates(ctx, q.read, folded)
+	if err != nil || query == "" {
+		return nil, err
+	}
+	rows, err := q.query(ctx, query+` LIMIT ?`, append(args, trigramCandidates+1)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := make([]string, 0, 64)
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil || len(keys) > trigramCandidates {
+		return nil, err
+	}
+	return keys, nil
 }
 
 // GetSignal returns one public signal with its text cut to MaxTextChars.

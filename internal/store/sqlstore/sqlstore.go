@@ -40,6 +40,10 @@ type Dialect struct {
 	// index covers every filter column, so that the rows skipped are
 	// skipped in the index alone.
 	IDsFirst bool
+	// Trigrams, when not nil, is the engine's trigram index over the folded
+	// columns, which narrows a substring of three characters or more down
+	// to the few signals that may contain it.
+	Trigrams *Trigrams
 	// Constraint translates the engine's constraint errors: store.ErrExists
 	// for a unique key taken, store.ErrNotFound for a missing referenced
 	// row, any other error unchanged.
@@ -48,6 +52,20 @@ type Dialect struct {
 	// args in one transaction (PostgreSQL pipelines them in one round trip);
 	// otherwise the statement is prepared and run on the writer.
 	ExecBatch func(ctx context.Context, query string, args [][]any) error
+}
+
+// Trigrams is how an engine asks its trigram index for candidates.
+type Trigrams struct {
+	// Candidates returns a query selecting the SignalKey of every signal
+	// (public or not) that may contain a folded substring of three
+	// characters or more, and possibly of others, with its arguments; a
+	// LIMIT follows it. It may consult the index through read first. An
+	// empty query means the index cannot narrow the substring down.
+	Candidates func(ctx context.Context, read Reader, folded string) (query string, args []any, err error)
+	// In is a condition on one argument, List(keys): the signal's
+	// SignalKey is one of keys.
+	In   string
+	List func(keys []string) any
 }
 
 // Vectors is how an engine stores embedding vectors in the vector column of

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -65,6 +66,30 @@ func Exec(t testing.TB, conn, sql string) {
 	}
 }
 
+// sharedExtensions installs the extensions the migrations use in the
+// public schema, once per server: a schema's migrations would otherwise
+// install them in that schema, and dropping it would drop them for every
+// other test. Tests in other processes may install them at the same time.
+func sharedExtensions(t testing.TB, conn string) {
+	t.Helper()
+	extensionsOnce.Do(func() {
+		ctx := context.Background()
+		c, err := pgx.Connect(ctx, conn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(ctx)
+		for range 3 {
+			if _, err = c.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public`); err == nil {
+				return
+			}
+		}
+		t.Fatalf("create extension pg_trgm: %v", err)
+	})
+}
+
+var extensionsOnce sync.Once
+
 // FreshSchema creates an empty schema, dropped when the test ends, and
 // returns the connection string that selects it. Stores opened on it must
 // be closed by cleanups registered later (they run first).
@@ -72,6 +97,7 @@ func FreshSchema(t testing.TB) string {
 	t.Helper()
 	base := ServerURL(t)
 	schema := RandomName("signals_test_")
+	sharedExtensions(t, base)
 	Exec(t, base, `CREATE SCHEMA `+schema)
 	t.Cleanup(func() { Exec(t, base, `DROP SCHEMA `+schema+` CASCADE`) })
 	return WithParam(base, "search_path", schema)
