@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"signals/internal/metrics"
 	"signals/internal/problem"
 )
 
@@ -34,49 +35,21 @@ var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
 // even when a client puts one where it does not belong.
 var keyLike = regexp.MustCompile(`sig_[0-9A-Za-z]{8,}`)
 
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// Flush lets streaming responses through the wrapper.
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
 // accessLog logs one line per request: never the query string (it may hold
 // anything a client typed) and never anything shaped like a key.
 func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &metrics.StatusRecorder{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		attrs := []slog.Attr{
 			slog.String("request_id", r.Header.Get(problem.RequestIDHeader)),
 			slog.String("method", r.Method),
 			slog.String("path", keyLike.ReplaceAllString(r.URL.EscapedPath(), "sig_[redacted]")),
-			slog.Int("status", sw.status),
+			slog.Int("status", sw.Status),
 			slog.Duration("duration", time.Since(start)),
 		}
-		if sw.status == 0 && r.Context().Err() != nil {
+		if sw.Status == 0 && r.Context().Err() != nil {
 			// Nothing was answered: the client went away first.
 			attrs = append(attrs, slog.Bool("client_gone", true))
 		}

@@ -13,13 +13,13 @@ import (
 func (m *Metrics) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusRecorder{ResponseWriter: w}
+		sw := &StatusRecorder{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		route := r.Pattern
 		if route == "" {
 			route = "unmatched"
 		}
-		m.requests.WithLabelValues(route, method(r.Method), statusClass(sw.status)).Inc()
+		m.requests.WithLabelValues(route, method(r.Method), statusClass(sw.Status)).Inc()
 		m.duration.WithLabelValues(route).Observe(time.Since(start).Seconds())
 	})
 }
@@ -45,31 +45,32 @@ func statusClass(code int) string {
 	return strconv.Itoa(code)
 }
 
-// statusRecorder remembers the status a handler wrote.
-type statusRecorder struct {
+// StatusRecorder remembers the status a handler wrote (0 while it has
+// written nothing); the access log reads it too.
+type StatusRecorder struct {
 	http.ResponseWriter
-	status int
+	Status int
 }
 
-func (w *statusRecorder) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
+func (w *StatusRecorder) WriteHeader(code int) {
+	if w.Status == 0 {
+		w.Status = code
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *statusRecorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
+func (w *StatusRecorder) Write(b []byte) (int, error) {
+	if w.Status == 0 {
+		w.Status = http.StatusOK
 	}
 	return w.ResponseWriter.Write(b)
 }
 
 // Unwrap lets http.ResponseController reach the connection.
-func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *StatusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Flush lets streaming responses through.
-func (w *statusRecorder) Flush() {
+func (w *StatusRecorder) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
