@@ -203,6 +203,14 @@ func (s *Service) claim(ctx context.Context, acct model.Account, r Request, key 
 			return store.CachedSearch{}, nil, err
 		}
 		if ok {
+			// The process that held the claim may have cached its result
+			// and let go since this one last looked: then it is a join.
+			cached, hit, err := s.Store.CachedSearch(ctx, key, s.Now())
+			if err != nil || hit {
+				release()
+				f.shared = hit
+				return cached, nil, err
+			}
 			defer release()
 			result, usage, err := s.lead(ctx, acct, r, key, f)
 			return result, &usage, err

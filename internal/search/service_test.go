@@ -494,3 +494,41 @@ func TestLeaderLeavingDuringItsSearchDoesNotFailJoiners(t *testing.T) {
 		t.Errorf("logged an error:\n%s", logs.String())
 	}
 }
+
+// claimHook is the real store with one interleaving forced: hook runs
+// before the first claim of a search, as another process's search might
+// finish and let go of its claim just then.
+type claimHook struct {
+	*sqlite.DB
+	once sync.Once
+	hook func()
+}
+
+func (c *claimHook) ClaimSearch(ctx context.Context, key string, now time.Time, lease time.Duration) (func(), bool, error) {
+	c.once.Do(c.hook)
+	return c.DB.ClaimSearch(ctx, key, now, lease)
+}
+
+// A search that finds no result, then gets the claim because another
+// process's identical search has just cached its result and let go, takes
+// that result as a join: it neither scores nor reserves.
+func TestClaimAfterAnotherProcessFinishedJoinsItsResult(t *testing.T) {
+	e := newEnv(t, 5)
+	e.sc.relevance = map[string]float64{"s003": 0.91}
+	second, other := e.otherProcess()
+	second.Store = &claimHook{DB: e.db, hook: func() {
+		if _, err := e.svc.Search(context.Background(), e.alice, req("same")); err != nil {
+			t.Error(err)
+		}
+	}}
+	res, err := second.Search(context.Background(), e.bob, req("same"))
+	if err != nil || len(res.Matches) != 1 || res.SearchesRemaining != 10 {
+		t.Fatalf("second process: %+v, %v; want the first process's result, nothing reserved", res, err)
+	}
+	if other.calls.Load() != 0 {
+		t.Errorf("the second process scored %d times", other.calls.Load())
+	}
+	if u, _ := e.db.Usage(context.Background(), e.bob.ID, day); u.SearchesUsed != 0 {
+		t.Errorf("bob's account used %d searches, want 0", u.SearchesUsed)
+	}
+}
