@@ -125,10 +125,16 @@ export function newestMail(outbox) {
   return { name: names.at(-1), count: names.length, raw: readFileSync(path.join(outbox, names.at(-1)), 'utf8') };
 }
 
-// signInLink finds the sign-in link in a raw message (quoted-printable or
-// not).
+// signInLink finds the sign-in link in a raw message. Each MIME part is
+// read as its Content-Transfer-Encoding says: only quoted-printable parts
+// are decoded, since "=XX" is also how a plain link's token may begin.
 export function signInLink(raw, origin) {
-  const plain = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+  const plain = raw.split(/\r?\n(?=--)/).map((part) => {
+    const [head, ...body] = part.split(/\r?\n\r?\n/);
+    const text = body.join('\n\n');
+    if (!/^content-transfer-encoding:\s*quoted-printable/im.test(head)) return text;
+    return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+  }).join('\n');
   const escaped = origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const links = [...new Set([...plain.matchAll(new RegExp(`${escaped}/sign-in/confirm\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]))];
   if (links.length !== 1) throw new Error(`the message holds ${links.length} sign-in links:\n${redact(raw)}`);
