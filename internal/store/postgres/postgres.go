@@ -21,6 +21,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -78,10 +79,17 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		IDsFirst:   true, // the listing index covers every filter column (0005)
 		Trigrams: &sqlstore.Trigrams{
 			// LIKE, not strpos, so that the trigram index (0009) applies.
-			Candidates: func(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, error) {
+			Candidates: func(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
+				if utf8.RuneCountInString(folded) < 3 {
+					return nil, false, nil
+				}
 				p := "%" + likeEscaper.Replace(folded) + "%"
-				return `SELECT id FROM signals WHERE fold_text LIKE ? OR fold_author LIKE ? OR fold_headline LIKE ?`,
-					[]any{p, p, p}, nil
+				rows, err := read.QueryContext(ctx, `SELECT id FROM signals WHERE fold_text LIKE $1 OR fold_author LIKE $1 OR fold_headline LIKE $1 LIMIT $2`,
+					p, limit+1)
+				if err != nil {
+					return nil, false, err
+				}
+				return sqlstore.ReadKeys(rows, limit)
 			},
 			In:   `id = ANY (?)`,
 			List: func(keys []string) any { return keys },

@@ -13,8 +13,11 @@ import (
 // indexed yet. Each candidate is checked for the whole substring, so three
 // trigrams narrow it down well enough, and reading every trigram's list
 // would cost more than the check it saves.
-func trigramCandidates(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, error) {
+func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
 	runes := []rune(folded)
+	if len(runes) < 3 {
+		return nil, false, nil
+	}
 	var terms []string
 	for _, i := range []int{0, (len(runes) - 3) / 2, len(runes) - 3} {
 		t := `"` + strings.ReplaceAll(string(runes[i:i+3]), `"`, `""`) + `"`
@@ -22,8 +25,12 @@ func trigramCandidates(_ context.Context, _ sqlstore.Reader, folded string) (str
 			terms = append(terms, t)
 		}
 	}
-	return `SELECT rowid FROM signal_trigrams WHERE signal_trigrams MATCH ?
-		UNION ALL SELECT pk FROM signal_trigrams_pending`, []any{strings.Join(terms, " AND ")}, nil
+	rows, err := read.QueryContext(ctx, `SELECT rowid FROM signal_trigrams WHERE signal_trigrams MATCH ?
+		UNION ALL SELECT pk FROM signal_trigrams_pending LIMIT ?`, strings.Join(terms, " AND "), limit+1)
+	if err != nil {
+		return nil, false, err
+	}
+	return sqlstore.ReadKeys(rows, limit)
 }
 
 // trigramBatch is how many pending signals one transaction indexes: about

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
-	"unicode/utf8"
 
 	"signals/internal/model"
 	"signals/internal/store"
@@ -138,30 +137,14 @@ const trigramCandidates = 1500
 
 // trigramCandidates returns the keys of the signals that may contain the
 // folded substring, or nil when the index cannot narrow the listing: no
-// index, a substring shorter than a trigram, or too many candidates.
+// index, or too many candidates.
 func (q *Queries) trigramCandidates(ctx context.Context, folded string) ([]string, error) {
 	t := q.dialect.Trigrams
-	if t == nil || utf8.RuneCountInString(folded) < 3 {
+	if t == nil {
 		return nil, nil
 	}
-	query, args, err := t.Candidates(ctx, q.read, folded)
-	if err != nil || query == "" {
-		return nil, err
-	}
-	rows, err := q.query(ctx, query+` LIMIT ?`, append(args, trigramCandidates+1)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	keys := make([]string, 0, 64)
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, err
-		}
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil || len(keys) > trigramCandidates {
+	keys, ok, err := t.Candidates(ctx, q.read, folded, trigramCandidates)
+	if err != nil || !ok {
 		return nil, err
 	}
 	return keys, nil

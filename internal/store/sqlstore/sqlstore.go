@@ -56,16 +56,37 @@ type Dialect struct {
 
 // Trigrams is how an engine asks its trigram index for candidates.
 type Trigrams struct {
-	// Candidates returns a query selecting the SignalKey of every signal
-	// (public or not) that may contain a folded substring of three
-	// characters or more, and possibly of others, with its arguments; a
-	// LIMIT follows it. It may consult the index through read first. An
-	// empty query means the index cannot narrow the substring down.
-	Candidates func(ctx context.Context, read Reader, folded string) (query string, args []any, err error)
+	// Candidates returns the SignalKey of every signal (public or not)
+	// that may contain the folded substring, and possibly of others, when
+	// there are at most limit of them; ok is false when there are more, or
+	// when the index cannot narrow the substring down (the listing is then
+	// walked in its order). It reads through read.
+	Candidates func(ctx context.Context, read Reader, folded string, limit int) (keys []string, ok bool, err error)
 	// In is a condition on one argument, List(keys): the signal's
 	// SignalKey is one of keys.
 	In   string
 	List func(keys []string) any
+}
+
+// ReadKeys reads one string column of rows and closes them: at most limit
+// values, and ok false when rows held more.
+func ReadKeys(rows *sql.Rows, limit int) (keys []string, ok bool, err error) {
+	defer rows.Close()
+	keys = make([]string, 0, min(limit, 256))
+	for rows.Next() {
+		if len(keys) == limit {
+			return nil, false, nil
+		}
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, false, err
+		}
+		keys = append(keys, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	return keys, true, nil
 }
 
 // Vectors is how an engine stores embedding vectors in the vector column of
