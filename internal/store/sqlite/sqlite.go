@@ -73,6 +73,8 @@ type DB struct {
 	counters *counters
 	slots    slots
 	claims   claims
+	// terms are the trigrams signal_trigram_terms lists, once read.
+	terms trigramTerms
 
 	path      string
 	serveLock *os.File

@@ -169,6 +169,9 @@ func testSubstring(t *testing.T, st store.Store) {
 		Sig("cjk", 8, func(s *model.Signal) { s.Text = "東京で人工知能の資金調達 ÉCOLE" }),
 		Sig("changes", 9, func(s *model.Signal) { s.Text = "an old sentence" }),
 		Sig("hidden", 10, func(s *model.Signal) { s.Text = "Growth of 100% hidden"; s.Status = model.StatusHidden }),
+		Sig("ends", 11, func(s *model.Signal) { s.Text = "a word ending in ħŧ" }),
+		Sig("short author", 12, func(s *model.Signal) { s.AuthorName = "Øy"; s.AuthorHeadline = "" }),
+		Sig("windows", 13, func(s *model.Signal) { s.Text = "opqrstu then abcdefg and hijklmn" }),
 	)
 	tests := []struct {
 		q    string
@@ -213,6 +216,19 @@ func testSubstring(t *testing.T, st store.Store) {
 		{"new sentence", []string{}},
 		// Across the end of one field and the start of another.
 		{"investorsignal", []string{}},
+		// One and two characters at the very end of a field, and a whole
+		// field of two characters.
+		{"ħŧ", []string{"ends"}},
+		{"ŧ", []string{"ends"}},
+		{"øy", []string{"short author"}},
+		{"ø", []string{"short author"}},
+		// Longer than a phrase: each of its start, middle and end occurs,
+		// but not the whole.
+		{"abcdefg hijklmn opqrstu", []string{}},
+		{"then abcdefg and hijk", []string{"windows"}},
+		// The character the index puts after each field is not in it.
+		{"funding.\uE000", []string{}},
+		{"\uE000", []string{}},
 	}
 	check := func(t *testing.T, tests []struct {
 		q    string
