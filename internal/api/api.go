@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"signals/internal/auth"
 	"signals/internal/failure"
 	"signals/internal/feed"
+	"signals/internal/gzipped"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/search"
@@ -131,9 +133,17 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 		a.Problems.Write(w, r, err)
 		return
 	}
+	body := e.Body
+	if len(body) >= gzipped.MinSize && gzipped.Accepts(r) {
+		// Compressed once per body rather than once per request; the
+		// compressing handler lets an encoded body through.
+		body = e.Gzipped()
+		w.Header().Set("Content-Encoding", "gzip")
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	a.writeHeader(w, true)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(e.Body)
+		_, _ = w.Write(body)
 	}
 }
 

@@ -5,18 +5,12 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/gzhttp"
+
+	"signals/internal/gzipped"
 )
 
-// compressMinSize is the smallest body worth compressing: below it the gzip
-// framing and the CPU cost outweigh the bytes saved.
-const compressMinSize = 1024
-
-// compressLevel is gzip's level 3: on a 15 KB list it takes about half the
-// time of the default level 5 for a body about 6% larger.
-const compressLevel = 3
-
 // compressed gzips text bodies (JSON, HTML, Markdown, feeds) of at least
-// compressMinSize bytes for clients that accept gzip. Every response says
+// gzipped.MinSize bytes for clients that accept gzip. Every response says
 // Vary: Accept-Encoding, since any of them may be compressed for another
 // client. To a client that accepts gzip, entity tags are weak (RFC 9110
 // §8.8.1): the compressed and plain bodies are the same representation
@@ -24,16 +18,16 @@ const compressLevel = 3
 // conditional request still gets its 304.
 func compressed(next http.Handler) http.Handler {
 	wrap, err := gzhttp.NewWrapper(
-		gzhttp.MinSize(compressMinSize),
+		gzhttp.MinSize(gzipped.MinSize),
 		gzhttp.ContentTypeFilter(compressible),
-		gzhttp.CompressionLevel(compressLevel),
+		gzhttp.CompressionLevel(gzipped.Level),
 	)
 	if err != nil {
 		panic(err) // the options above are constant and valid
 	}
 	gz := wrap(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gz.ServeHTTP(&varyWriter{ResponseWriter: w, weakETag: acceptsGzip(r)}, r)
+		gz.ServeHTTP(&varyWriter{ResponseWriter: w, weakETag: gzipped.Accepts(r)}, r)
 	})
 }
 
@@ -51,26 +45,6 @@ func compressible(ct string) bool {
 	case mt == "application/json", mt == "application/xml", mt == "application/javascript",
 		strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
 		return true
-	}
-	return false
-}
-
-// acceptsGzip reports whether r's Accept-Encoding names gzip with a
-// non-zero quality, as the compressing wrapper reads it.
-func acceptsGzip(r *http.Request) bool {
-	for _, f := range r.Header.Values("Accept-Encoding") {
-		for c := range strings.SplitSeq(f, ",") {
-			name, params, _ := strings.Cut(c, ";")
-			name = strings.ToLower(strings.TrimSpace(name))
-			if name != "gzip" {
-				continue
-			}
-			q := strings.ReplaceAll(strings.ToLower(params), " ", "")
-			if q == "q=0" || strings.HasPrefix(q, "q=0.") && strings.Trim(q[len("q=0."):], "0") == "" {
-				continue
-			}
-			return true
-		}
 	}
 	return false
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/gzipped"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )
@@ -110,7 +111,7 @@ func TestCompression(t *testing.T) {
 				if ce != "" {
 					t.Errorf("%d bytes: Content-Encoding %q, want none", len(plain), ce)
 				}
-				if len(plain) >= compressMinSize {
+				if len(plain) >= gzipped.MinSize {
 					t.Errorf("the plain body is %d bytes: not a small one", len(plain))
 				}
 			}
@@ -119,7 +120,7 @@ func TestCompression(t *testing.T) {
 				if !bytes.Equal(got, plain) {
 					t.Errorf("decoded body differs from the plain one:\n%s\n%s", got, plain)
 				}
-			} else if len(got) == 0 || (tc.compressed && len(got) < compressMinSize) {
+			} else if len(got) == 0 || (tc.compressed && len(got) < gzipped.MinSize) {
 				t.Errorf("decoded body of %d bytes", len(got))
 			}
 		})
@@ -175,29 +176,4 @@ func TestCompression(t *testing.T) {
 			t.Errorf("decoded MCP result differs:\n%s\n%s", got[1], got[0])
 		}
 	})
-}
-
-func TestAcceptsGzip(t *testing.T) {
-	for _, tc := range []struct {
-		header string
-		want   bool
-	}{
-		{"", false},
-		{"gzip", true},
-		{"GZIP", true},
-		{"deflate, gzip;q=0.5", true},
-		{"br, *", false},
-		{"gzip;q=0", false},
-		{"gzip; q=0.000", false},
-		{"identity", false},
-		{"x-gzip", false},
-	} {
-		r, _ := http.NewRequest(http.MethodGet, "/", nil)
-		if tc.header != "" {
-			r.Header.Set("Accept-Encoding", tc.header)
-		}
-		if got := acceptsGzip(r); got != tc.want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", tc.header, got, tc.want)
-		}
-	}
 }

@@ -1,87 +1,61 @@
 package bench
 
 import (
+	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
+
+	"signals/internal/benchtest"
 )
 
-// substrings are q values from common to absent, short and long.
-var substrings = []string{
-	"robot",                                 // common
-	"autonomous truck",                      // common phrase
-	"seattle",                               // a city
-	"97%",                                   // with a LIKE metacharacter
-	"zqxjv",                                 // absent
-	"fine-tuning. zq",                       // common words, absent as a whole
-	"operators now supervise the robot arm", // long, absent
-	"ro",                                    // shorter than a trigram, common
-}
-
-var unindexed struct {
-	once sync.Once
-	f    *fixture
-	err  error
-}
-
-// BenchmarkListSubstringEvery lists the first page for each of substrings,
-// alternating between the served archive with its trigram index filled
-// and the same archive with no signal indexed yet (every q then scans, as
-// before the index existed).
+// BenchmarkListSubstringEvery lists the first page (page_size 20) for b.N
+// values of q, each asked once so that no cache answers it, through the
+// whole handler over the archive with its trigram index filled. The values
+// are benchtest.Substrings: words, passages, passages with a letter
+// changed, words swapped, random letters, one or two characters common and
+// rare, parts of authors' names and headlines, dealt in turn.
+//
+//	go test -run '^$' -bench ListSubstringEvery -benchtime 400x -v ./internal/bench/
 func BenchmarkListSubstringEvery(b *testing.B) {
-	indexed := loadFixture(b)
-	unindexed.once.Do(func() {
-		dir, err := os.MkdirTemp("", "signals-bench")
-		if err != nil {
-			unindexed.err = err
-			return
-		}
-		unindexed.f, unindexed.err = newFixture(filepath.Join(dir, "bench.db"), false)
-	})
-	if unindexed.err != nil {
-		b.Fatal(unindexed.err)
+	f := loadFixture(b)
+	qs := benchtest.Substrings(b.N, 2)
+	type timing struct {
+		d time.Duration
+		q benchtest.Substring
 	}
-	per := map[string][]time.Duration{}
-	var with, without []time.Duration
+	all := make([]timing, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		q := substrings[(i/2)%len(substrings)]
-		f := indexed
-		if i%2 == 1 {
-			f = unindexed.f
-		}
 		start := time.Now()
-		f.serve(b, "/api/v1/signals?page_size=20&q="+url.QueryEscape(q))
-		d := time.Since(start)
-		if i%2 == 0 {
-			with = append(with, d)
-			per[q] = append(per[q], d)
-		} else {
-			without = append(without, d)
-		}
+		f.serve(b, "/api/v1/signals?page_size=20&q="+url.QueryEscape(qs[i].Q))
+		all = append(all, timing{time.Since(start), qs[i]})
 	}
 	b.StopTimer()
-	if len(without) == 0 {
-		return
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	quantile := func(d []time.Duration, q float64) time.Duration { return d[int(float64(len(d)-1)*q)] }
+	per := map[benchtest.SubstringKind][]time.Duration{}
+	var ds []time.Duration
+	for _, t := range all {
+		per[t.q.Kind] = append(per[t.q.Kind], t.d)
+		ds = append(ds, t.d)
 	}
-	for _, q := range substrings {
-		d := per[q]
+	for _, k := range benchtest.SubstringKinds {
+		d := per[k]
 		if len(d) == 0 {
 			continue
 		}
 		slices.Sort(d)
-		b.Logf("indexed q=%-40q p50 %7.2f ms  p99 %7.2f ms", q, float64(d[len(d)/2])/1e6, float64(d[len(d)*99/100])/1e6)
+		b.Logf("%-13s %3d values  p50 %6.2f ms  p90 %6.2f ms  max %6.2f ms", k, len(d),
+			ms(quantile(d, 0.5)), ms(quantile(d, 0.9)), ms(d[len(d)-1]))
 	}
-	for _, m := range []struct {
-		name string
-		d    []time.Duration
-	}{{"indexed", with}, {"unindexed", without}} {
-		slices.Sort(m.d)
-		b.ReportMetric(float64(m.d[len(m.d)/2])/1e6, m.name+"-p50-ms")
-		b.ReportMetric(float64(m.d[len(m.d)*99/100])/1e6, m.name+"-p99-ms")
+	slices.SortFunc(all, func(a, b timing) int { return int(b.d - a.d) })
+	for _, t := range all[:min(len(all), 8)] {
+		b.Logf("slowest %6.2f ms  %-13s %s", ms(t.d), t.q.Kind, fmt.Sprintf("%q", t.q.Q))
 	}
+	slices.Sort(ds)
+	b.ReportMetric(ms(quantile(ds, 0.5)), "p50-ms")
+	b.ReportMetric(ms(quantile(ds, 0.99)), "p99-ms")
+	b.ReportMetric(ms(ds[len(ds)-1]), "max-ms")
 }

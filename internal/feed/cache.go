@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"sync"
 	"time"
+
+	"signals/internal/gzipped"
 )
 
 // Entry is one rendered document with its validators.
@@ -16,6 +18,17 @@ type Entry struct {
 	// and moves forward whenever the body changes.
 	LastModified time.Time
 	generation   int64
+
+	gzipOnce sync.Once
+	gzipped  []byte
+}
+
+// Gzipped returns Body gzipped, compressed on first use only, so that
+// every client that accepts gzip is sent the same bytes without
+// compressing them again.
+func (e *Entry) Gzipped() []byte {
+	e.gzipOnce.Do(func() { e.gzipped = gzipped.Compress(e.Body) })
+	return e.gzipped
 }
 
 // Cache keeps rendered documents by key until the store's generation (a
