@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 
 	"signals/internal/metrics"
@@ -35,6 +36,14 @@ var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
 // even when a client puts one where it does not belong.
 var keyLike = regexp.MustCompile(`sig_[0-9A-Za-z]{8,}`)
 
+// redactKeys replaces what is shaped like a key in p.
+func redactKeys(p string) string {
+	if !strings.Contains(p, "sig_") {
+		return p
+	}
+	return keyLike.ReplaceAllString(p, "sig_[redacted]")
+}
+
 // accessLog logs one line per request: never the query string (it may hold
 // anything a client typed) and never anything shaped like a key.
 func accessLog(log *slog.Logger, next http.Handler) http.Handler {
@@ -45,7 +54,7 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 		attrs := []slog.Attr{
 			slog.String("request_id", r.Header.Get(problem.RequestIDHeader)),
 			slog.String("method", r.Method),
-			slog.String("path", keyLike.ReplaceAllString(r.URL.EscapedPath(), "sig_[redacted]")),
+			slog.String("path", redactKeys(r.URL.EscapedPath())),
 			slog.Int("status", sw.Status),
 			slog.Duration("duration", time.Since(start)),
 		}

@@ -64,7 +64,9 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}
 		defer metricsLn.Close()
 	}
-	log, err := c.logger()
+	logs := newLogWriter(c.env.Stderr)
+	defer logs.Close()
+	log, err := c.loggerTo(logs)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 )
@@ -15,6 +16,11 @@ func (c *command) logFlags() {
 // logger logs to stderr at the level and in the format asked (by
 // logFlags; INFO as text for commands without them).
 func (c *command) logger() (*slog.Logger, error) {
+	return c.loggerTo(c.env.Stderr)
+}
+
+// loggerTo is logger writing to w.
+func (c *command) loggerTo(w io.Writer) (*slog.Logger, error) {
 	if c.logLevel == "" && c.logFormat == "" {
 		c.logLevel, c.logFormat = "info", "text"
 	}
@@ -25,9 +31,9 @@ func (c *command) logger() (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(c.logFormat) {
 	case "text":
-		return slog.New(slog.NewTextHandler(c.env.Stderr, opts)), nil
+		return slog.New(slog.NewTextHandler(w, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(c.env.Stderr, opts)), nil
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("%w: --log-format ($SIGNALS_LOG_FORMAT) is text or json; got %q", errUsage, c.logFormat)
 }
