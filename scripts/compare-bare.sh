@@ -3,11 +3,16 @@
 # server writing the same bytes: N synthetic signals in a fresh SQLite file,
 # 16 keep-alive clients, alternating one-second slices between the two.
 #
-#   bash scripts/compare-bare.sh [N] [SLICES]     (default 100000, 10)
+#   bash scripts/compare-bare.sh [N] [SLICES] [gzip]   (default 100000, 10)
+#
+# With "gzip" the clients ask for gzip, and the bare server sends the
+# gzipped bytes of the same response.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-100000}
 slices=${2:-10}
+gzip=()
+if [ "${3:-}" = gzip ]; then gzip=(-gzip); fi
 dir=$(mktemp -d)
 trap 'kill ${pid:-} ${bare:-} 2>/dev/null || true; rm -rf "$dir"' EXIT
 go build -o "$dir/signals" ./cmd/signals
@@ -28,8 +33,8 @@ for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null &
 for _ in $(seq 1 6000); do grep -q "indexed trigrams" "$dir/serve.log" && break; sleep 0.1; done
 sleep 5
 path='/api/v1/signals?page_size=20&tags=funding,job'
-"$dir/bare" -from "http://127.0.0.1:$port$path" -key "$key" -addr "127.0.0.1:$((port + 1))" &
+"$dir/bare" "${gzip[@]}" -from "http://127.0.0.1:$port$path" -key "$key" -addr "127.0.0.1:$((port + 1))" &
 bare=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$((port + 1))/" >/dev/null && break; sleep 0.1; done
-"$dir/compare" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -key "$key" -path "$path" -slices "$slices"
+"$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -key "$key" -path "$path" -slices "$slices"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

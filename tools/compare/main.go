@@ -31,6 +31,7 @@ func main() {
 	c := flag.Int("c", 16, "concurrent keep-alive clients")
 	slice := flag.Duration("slice", time.Second, "length of one slice")
 	n := flag.Int("slices", 10, "slices per server")
+	gzip := flag.Bool("gzip", false, "ask for gzip and read the body as sent")
 	flag.Parse()
 	if *keyB == "" {
 		*keyB = *keyA
@@ -60,6 +61,9 @@ func main() {
 				for time.Now().Before(deadline) {
 					req, _ := http.NewRequest(http.MethodGet, t.base+*path, nil)
 					req.Header.Set("Authorization", "Bearer "+t.key)
+					if *gzip {
+						req.Header.Set("Accept-Encoding", "gzip")
+					}
 					s := time.Now()
 					resp, err := client.Do(req)
 					if err != nil {
