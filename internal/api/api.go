@@ -115,7 +115,7 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	gen, err := a.Store.Generation(ctx)
+	gen, err := a.generation(ctx)
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return
@@ -145,6 +145,17 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
+}
+
+// generation returns the signals' generation: as read with the request's
+// key, or read now.
+func (a *API) generation(ctx context.Context) (int64, error) {
+	if p, ok := auth.PrincipalFrom(ctx); ok {
+		if gen, ok := p.SignalsGeneration(); ok {
+			return gen, nil
+		}
+	}
+	return a.Store.Generation(ctx)
 }
 
 // HandleGet serves GET /api/v1/signals/{id}. The id is taken from the

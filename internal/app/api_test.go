@@ -209,11 +209,27 @@ func TestAuthentication(t *testing.T) {
 		resp, body := ta.get("/api/v1/signals?api_key="+url.QueryEscape(ta.key), "Authorization", "")
 		wantStatus(t, resp, body, http.StatusUnauthorized)
 	})
+	t.Run("limits_changed", func(t *testing.T) {
+		// The key was looked up before; new limits apply at once.
+		resp, body := ta.get("/api/v1/signals")
+		wantStatus(t, resp, body, http.StatusOK)
+		limits := model.Limits{DailyRequests: 500, MinuteRequests: 7, DailySearches: 10, ConcurrentSearches: 1}
+		if err := ta.Store().SetLimits(context.Background(), keys[0].AccountID, limits); err != nil {
+			t.Fatal(err)
+		}
+		resp, body = ta.get("/api/v1/signals")
+		wantStatus(t, resp, body, http.StatusOK)
+		if got := resp.Header.Get("RateLimit-Policy"); !strings.Contains(got, "q=7;") {
+			t.Errorf("RateLimit-Policy = %q after the limits changed", got)
+		}
+	})
 	t.Run("revoked", func(t *testing.T) {
+		resp, body := ta.get("/api/v1/signals")
+		wantStatus(t, resp, body, http.StatusOK)
 		if err := ta.Store().RevokeKey(context.Background(), keys[0].ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		resp, body := ta.get("/api/v1/signals")
+		resp, body = ta.get("/api/v1/signals")
 		wantStatus(t, resp, body, http.StatusUnauthorized)
 	})
 }

@@ -24,6 +24,16 @@ type Principal struct {
 	// token; Scopes are what that connection allows.
 	GrantID string
 	Scopes  []string
+
+	// signals is the signals' generation read with the credentials' as
+	// the key was checked (0 when not read).
+	signals int64
+}
+
+// SignalsGeneration returns the signals' generation read as the request's
+// key was checked, so that a handler need not read it again.
+func (p Principal) SignalsGeneration() (int64, bool) {
+	return p.signals, p.signals != 0
 }
 
 // Allows reports whether the principal may use scope: an API key has every
@@ -56,6 +66,7 @@ type Authenticator struct {
 	Now       func() time.Time
 
 	touched sync.Map // key id -> time.Time of the last recorded use
+	keys    keyCache
 
 	// The writes of last-used times run beside the requests; Close cancels
 	// and awaits them.
@@ -109,15 +120,69 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 		return Principal{}, invalid
 	}
 	hash := Hash(token)
-	key, stored, acct, err := a.Store.KeyByHash(r.Context(), hash)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !Equal(stored, hash)) {
-		return Principal{}, invalid
-	}
+	signals, credentials, err := a.Store.Generations(r.Context())
 	if err != nil {
 		return Principal{}, err
 	}
-	a.touch(key.ID)
-	return Principal{Account: acct, KeyID: key.ID}, nil
+	p, ok := a.keys.get(hash, credentials)
+	if !ok {
+		key, stored, acct, err := a.Store.KeyByHash(r.Context(), hash)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && !Equal(stored, hash)) {
+			return Principal{}, invalid
+		}
+		if err != nil {
+			return Principal{}, err
+		}
+		p = Principal{Account: acct, KeyID: key.ID}
+		// Kept under the generation read before the lookup: a change
+		// committed since has moved it, and the next request looks again.
+		a.keys.put(hash, credentials, p)
+	}
+	a.touch(p.KeyID)
+	p.signals = signals
+	return p, nil
+}
+
+// keyCache keeps the principals of keys looked up, each with the
+// credentials' generation read before its lookup; one is used only while
+// the generation has not moved, so a revocation or an account change by
+// any process is seen by the next request.
+type keyCache struct {
+	mu      sync.RWMutex
+	entries map[[32]byte]cachedKey
+}
+
+type cachedKey struct {
+	generation int64
+	principal  Principal
+}
+
+// keyCacheMax bounds the keys kept; past it, an arbitrary one makes room.
+const keyCacheMax = 10_000
+
+func (c *keyCache) get(hash []byte, generation int64) (Principal, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.entries[[32]byte(hash)]
+	if !ok || e.generation != generation {
+		return Principal{}, false
+	}
+	return e.principal, true
+}
+
+func (c *keyCache) put(hash []byte, generation int64, p Principal) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[[32]byte]cachedKey{}
+	}
+	if _, ok := c.entries[[32]byte(hash)]; !ok && len(c.entries) >= keyCacheMax {
+		for k := range c.entries {
+			delete(c.entries, k)
+			break
+		}
+	}
+	c.entries[[32]byte(hash)] = cachedKey{generation, p}
 }
 
 // bearerToken returns the token of an Authorization header value, or the

@@ -111,6 +111,10 @@ type Accounts interface {
 	KeyByHash(ctx context.Context, hash []byte) (model.APIKey, []byte, model.Account, error)
 	// TouchKey records when a key was last used.
 	TouchKey(ctx context.Context, keyID string, at time.Time) error
+	// Generations reads the signals' generation (see Generation) and the
+	// credentials' generation, which grows whenever a key is revoked or
+	// deleted or an account changes or is deleted, in one read.
+	Generations(ctx context.Context) (signals, credentials int64, err error)
 }
 
 // Quotas counts requests against an account's limits. Implementations are

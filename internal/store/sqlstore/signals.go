@@ -174,6 +174,15 @@ func (q *Queries) Generation(ctx context.Context) (int64, error) {
 	return n, Wrap("read generation", err)
 }
 
+// Generations reads, in one query, the signals' change counter and the
+// credentials' (migration 0009 in SQLite, 0011 in PostgreSQL), which grows
+// whenever a key is revoked or deleted or an account changes.
+func (q *Queries) Generations(ctx context.Context) (signals, credentials int64, err error) {
+	err = q.queryRow(ctx, `SELECT s.n, c.n FROM signal_generation s, credential_generation c
+		WHERE s.id = 1 AND c.id = 1`).Scan(integer(&signals), integer(&credentials))
+	return signals, credentials, Wrap("read generations", err)
+}
+
 // SetStatus changes a signal's editorial status and grows the generation.
 func (q *Queries) SetStatus(ctx context.Context, id, status string, marketOnly *bool) error {
 	err := q.inTx(ctx, func(tx *sql.Tx) error {

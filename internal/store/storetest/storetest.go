@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("AccountsAndKeys", func(t *testing.T) { testAccountsAndKeys(t, open(t)) })
 	t.Run("KeyConflicts", func(t *testing.T) { testKeyConflicts(t, open(t)) })
 	t.Run("TouchKeyKeepsTheLatestUse", func(t *testing.T) { testTouchKeyOrder(t, open(t)) })
+	t.Run("CredentialGeneration", func(t *testing.T) { testCredentialGeneration(t, open(t)) })
 	t.Run("QuotaExactUnderConcurrency", func(t *testing.T) { testQuotaExactUnderConcurrency(t, open(t)) })
 	t.Run("QuotaWindows", func(t *testing.T) { testQuotaWindows(t, open(t)) })
 	t.Run("ReturnRequest", func(t *testing.T) { testReturnRequest(t, open(t)) })
@@ -576,6 +577,51 @@ func testTouchKeyOrder(t *testing.T, st store.Store) {
 	}
 }
 
+// The credentials' generation moves whenever what a key authenticates as
+// may have changed, and not when a key's use is recorded; the signals'
+// generation read with it is Generation's.
+func testCredentialGeneration(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, st, "gen@example.com")
+	if err := st.CreateKey(ctx, model.APIKey{ID: "key_g", AccountID: a.ID, CreatedAt: base}, []byte("hash-g")); err != nil {
+		t.Fatal(err)
+	}
+	Put(t, st, Sig("g1", 1))
+	read := func() (int64, int64) {
+		t.Helper()
+		signals, credentials, err := st.Generations(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, err := st.Generation(ctx); err != nil || g != signals {
+			t.Fatalf("Generations read signals %d, Generation %d (%v)", signals, g, err)
+		}
+		return signals, credentials
+	}
+	steps := []struct {
+		name  string
+		moves bool
+		do    func() error
+	}{
+		{"touch key", false, func() error { return st.TouchKey(ctx, "key_g", base.Add(time.Hour)) }},
+		{"import", false, func() error { Put(t, st, Sig("g2", 2)); return nil }},
+		{"set limits", true, func() error {
+			return st.SetLimits(ctx, a.ID, model.Limits{DailyRequests: 9, MinuteRequests: 3, DailySearches: 1, ConcurrentSearches: 1})
+		}},
+		{"revoke key", true, func() error { return st.RevokeKey(ctx, "key_g", base.Add(2*time.Hour)) }},
+		{"delete account", true, func() error { return st.DeleteAccount(ctx, a.ID) }},
+	}
+	for _, step := range steps {
+		_, before := read()
+		if err := step.do(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if _, after := read(); (after != before) != step.moves {
+			t.Errorf("%s: credentials' generation %d → %d, want moved=%v", step.name, before, after, step.moves)
+		}
+	}
+}
+
 // Every failure says which operation failed, and stays matchable.
 func testErrorsNameTheOperation(t *testing.T, st store.Store) {
 	ctx := context.Background()
@@ -592,6 +638,7 @@ func testErrorsNameTheOperation(t *testing.T, st store.Store) {
 		{"get signal", func() error { _, err := st.GetSignal(ctx, "a"); return err }},
 		{"count signals", func() error { _, err := st.CountSignals(ctx); return err }},
 		{"read generation", func() error { _, err := st.Generation(ctx); return err }},
+		{"read generations", func() error { _, _, err := st.Generations(ctx); return err }},
 		{"begin import", func() error { _, err := st.BeginImport(ctx); return err }},
 		{"set status", func() error { return st.SetStatus(ctx, "a", model.StatusHidden, nil) }},
 		{"create account", func() error { _, err := st.CreateAccount(ctx, "e@example.com", now); return err }},
