@@ -20,14 +20,17 @@ echo "import: $n signals in $(echo "$end - $start" | bc) s ($(echo "$n / ($end -
 "$dir/signals" accounts set-limits --email load@example.com --daily-requests 100000000 --minute-requests 100000000 >/dev/null
 key=$("$dir/signals" keys create --email load@example.com)
 port=$(( 20000 + RANDOM % 20000 ))
-"$dir/signals" serve --addr "127.0.0.1:$port" 2>"$dir/serve.log" &
+"$dir/signals" serve --addr "127.0.0.1:$port" --log-level debug 2>"$dir/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 # Serving starts by embedding every public signal for semantic search, once
-# (vectors are stored); measure the steady state after it.
+# (vectors are stored), and filling the trigram index; measure the steady
+# state after both.
 start=$(date +%s.%N)
-for _ in $(seq 1 1200); do grep -q "embedded signals" "$dir/serve.log" && break; sleep 0.1; done
+for _ in $(seq 1 1200); do grep -q 'op="embed signals"' "$dir/serve.log" && break; sleep 0.1; done
 end=$(date +%s.%N)
-echo "first start: $(grep -o 'signals=[0-9]*' "$dir/serve.log" | head -1) embedded in about $(echo "$end - $start" | bc) s"
+echo "first start: $(grep 'op="embed signals"' "$dir/serve.log" | grep -o 'signals=[0-9]*' | head -1) embedded in about $(echo "$end - $start" | bc) s"
+for _ in $(seq 1 6000); do grep -q "indexed trigrams" "$dir/serve.log" && break; sleep 0.1; done
+echo "trigram index: $(grep "indexed trigrams" "$dir/serve.log" | grep -o 'duration=[^ ]*' | head -1)"
 go run ./tools/load -base "http://127.0.0.1:$port" -key "$key" -n 20000 -c 16
 echo "serving process: $(grep -E 'VmHWM|VmRSS' /proc/$pid/status | tr -s ' \t' ' ' | paste -sd ' ')"
