@@ -74,8 +74,8 @@ const (
 )
 
 // trigramCandidates implements sqlstore.Trigrams.Candidates: none when the
-// newest signals, or the sample of trigrams, show the substring to be
-// common; otherwise the index's candidates. They are exact but for
+// newest signals show the substring to be common, or hold it and the sample
+// shows its trigrams to be common; otherwise the index's candidates. They are exact but for
 // separators (and, for two characters, their order), which the listing's
 // own check settles.
 func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
@@ -89,9 +89,16 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 	query, args := charCandidatesSQL, []any{strings.Split(folded, ""), limit + 1}
 	if utf8.RuneCountInString(folded) >= 3 {
 		joined := joinWords(folded)
-		pieces, ok := db.sample.Load().pieces(joined)
-		if !ok {
+		pieces, common := db.sample.Load().pieces(joined)
+		if common && found > 0 {
 			return nil, false, nil
+		}
+		if common {
+			// Common trigrams, but none of the newest signals holds the
+			// substring: it is rare, or held by none, so that the walk
+			// could read every signal. Every trigram together narrows it
+			// down most.
+			pieces = []string{joined}
 		}
 		var where strings.Builder
 		args = []any{joined, limit + 1}
@@ -117,9 +124,9 @@ type trigramSample struct {
 }
 
 // Trigram samples: sampleTexts texts, taken again after sampleAge; a
-// substring is looked up by its pieces rarest trigrams, unless even the
-// rarest is in more than maxPieceShare of the texts, when the index would
-// read more than walking the listing.
+// substring is looked up by its pieces rarest trigrams. A trigram in more
+// than maxPieceShare of the texts is common: the index reads a long list
+// for it.
 const (
 	sampleTexts   = 2000
 	sampleAge     = 10 * time.Minute
@@ -128,18 +135,15 @@ const (
 )
 
 // pieces returns the trigrams of joined to ask the index for, its rarest,
-// and ok false when they are too common to be worth asking for. With no
-// sample, every trigram is rare.
-func (s *trigramSample) pieces(joined string) (out []string, ok bool) {
+// and whether even the rarest is too common for reading its list to pay.
+// With no sample, every trigram is rare.
+func (s *trigramSample) pieces(joined string) (out []string, common bool) {
 	grams := trigrams(joined)
 	if s == nil || s.texts == 0 {
-		return grams[:min(pieces, len(grams))], true
+		return grams[:min(pieces, len(grams))], false
 	}
 	slices.SortStableFunc(grams, func(a, b string) int { return cmp.Compare(s.counts[a], s.counts[b]) })
-	if float64(s.counts[grams[0]]) > maxPieceShare*float64(s.texts) {
-		return nil, false
-	}
-	return grams[:min(pieces, len(grams))], true
+	return grams[:min(pieces, len(grams))], float64(s.counts[grams[0]]) > maxPieceShare*float64(s.texts)
 }
 
 // trigrams returns the distinct windows of three characters of s.
