@@ -19,9 +19,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
+	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -43,6 +42,9 @@ type DB struct {
 	pool *pgxpool.Pool
 	sql  *sql.DB
 	idle int // database/sql's idle connections
+	// sample tells how common trigrams are, for choosing which to ask the
+	// trigram index for; IndexTrigrams takes it again now and then.
+	sample atomic.Pointer[trigramSample]
 }
 
 var _ store.Store = (*DB)(nil)
@@ -78,31 +80,15 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		Vectors:    vectors,
 		IDsFirst:   true, // the listing index covers every filter column (0005)
 		Trigrams: &sqlstore.Trigrams{
-			// LIKE, not strpos, so that the trigram index (0009) applies.
-			Candidates: func(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
-				if utf8.RuneCountInString(folded) < 3 {
-					return nil, false, nil
-				}
-				p := "%" + likeEscaper.Replace(folded) + "%"
-				rows, err := read.QueryContext(ctx, `SELECT id FROM signals WHERE fold_text LIKE $1 OR fold_author LIKE $1 OR fold_headline LIKE $1 LIMIT $2`,
-					p, limit+1)
-				if err != nil {
-					return nil, false, err
-				}
-				return sqlstore.ReadKeys(rows, limit)
-			},
-			In:   `id = ANY (?)`,
-			List: func(keys []string) any { return keys },
+			Candidates: db.trigramCandidates,
+			In:         `id = ANY (?)`,
+			List:       func(keys []string) any { return keys },
 		},
 		Constraint: constraint,
 		ExecBatch:  db.execBatch,
 	})
 	return db, nil
 }
-
-// likeEscaper makes a string a literal LIKE pattern under the default
-// escape character, the backslash.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
 
 // vectors are REAL[], read in their binary form (array_send), since the
 // database/sql adapter returns arrays as text.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"signals/internal/benchtest"
 	"signals/internal/demo"
 	"signals/internal/model"
 	"signals/internal/store/postgres/pgtest"
@@ -129,7 +130,7 @@ func openListTable(b *testing.B, base string) (*DB, error) {
 	}
 	if n == listRows && found && os.Getenv("SIGNALS_BENCH_REBUILD") == "" {
 		b.Logf("reusing %d signals in database %s", n, benchDatabase)
-		return db, nil
+		return db, indexListTable(b, db)
 	}
 	b.Logf("building %d signals in database %s…", listRows, benchDatabase)
 	if _, err := db.pool.Exec(ctx, `TRUNCATE signals CASCADE`); err != nil {
@@ -153,7 +154,22 @@ func openListTable(b *testing.B, base string) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
-	return db, nil
+	return db, indexListTable(b, db)
+}
+
+// indexListTable fills the trigram index with the signals it has not seen,
+// as the serving process does after an import, logging how fast it went.
+func indexListTable(b *testing.B, db *DB) error {
+	ctx := context.Background()
+	start := time.Now()
+	n, err := db.IndexTrigrams(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	d := time.Since(start)
+	b.Logf("indexed the trigrams of %d signals in %s: %.0f signals/s", n, d.Round(time.Millisecond), float64(n)/d.Seconds())
+	_, err = db.pool.Exec(ctx, `VACUUM ANALYZE signal_trigrams, signal_trigrams_pending`)
+	return err
 }
 
 // BenchmarkList lists one page over listRows signals and reports the median
@@ -199,5 +215,46 @@ func BenchmarkList(b *testing.B) {
 			b.ReportMetric(ms(times[len(times)/2]), "median-ms")
 			b.ReportMetric(ms(times[len(times)*95/100]), "p95-ms")
 		})
+	}
+}
+
+// BenchmarkListSubstrings lists the first page over listRows signals once
+// for each of 400 q values of every kind (benchtest.Substrings), none of
+// them seen before, and reports the median and 99th percentile latency over
+// all; with -v it logs the median, 90th percentile and maximum of each kind
+// and the slowest q values.
+func BenchmarkListSubstrings(b *testing.B) {
+	db := benchDB(b)
+	ctx := context.Background()
+	qs := benchtest.Substrings(400, benchSeed)
+	type timing struct {
+		q benchtest.Substring
+		d time.Duration
+	}
+	var all []timing
+	for b.Loop() {
+		all = all[:0]
+		for _, q := range qs {
+			start := time.Now()
+			if _, _, err := db.ListSignals(ctx, model.ListQuery{Q: q.Q, Page: 1, PageSize: 20}); err != nil {
+				b.Fatal(err)
+			}
+			all = append(all, timing{q, time.Since(start)})
+		}
+	}
+	slices.SortFunc(all, func(x, y timing) int { return cmp.Compare(x.d, y.d) })
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	at := func(ts []timing, p int) time.Duration { return ts[(len(ts)-1)*p/100].d }
+	b.ReportMetric(ms(at(all, 50)), "p50-ms")
+	b.ReportMetric(ms(at(all, 99)), "p99-ms")
+	for _, kind := range benchtest.SubstringKinds {
+		ts := slices.DeleteFunc(slices.Clone(all), func(t timing) bool { return t.q.Kind != kind })
+		if len(ts) > 0 {
+			b.Logf("%-12s n=%3d  p50 %7.2f ms  p90 %7.2f ms  max %7.2f ms",
+				kind, len(ts), ms(at(ts, 50)), ms(at(ts, 90)), ms(ts[len(ts)-1].d))
+		}
+	}
+	for _, t := range slices.Backward(all[max(0, len(all)-10):]) {
+		b.Logf("slow: %7.2f ms  %-12s q=%q", ms(t.d), t.q.Kind, t.q.Q)
 	}
 }

@@ -207,6 +207,14 @@ func testSubstring(t *testing.T, st store.Store) {
 		{"near(a b) or c*", []string{"quoted"}},
 		{"col:x {a", []string{"quoted"}},
 		{"hi OR said", []string{}},
+		{`\`, []string{}},
+		{`e\_c`, []string{}},
+		// Words joined otherwise than in the text.
+		{"snake case", []string{}},
+		{"snake-case", []string{}},
+		{"1000,users", []string{}},
+		// Two characters the text holds, but not side by side.
+		{"üo", []string{}},
 		// Non-ASCII, folded.
 		{"büro", []string{"strasse"}},
 		{"STRAẞE", []string{"strasse"}},
