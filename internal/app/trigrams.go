@@ -9,8 +9,9 @@ import (
 // last filled the trigram index.
 const trigramEvery = 2 * time.Second
 
-// trigramIndexer is a store whose trigram index is filled after imports
-// (SQLite); PostgreSQL maintains its index as it writes.
+// trigramIndexer is a store whose trigram index is filled after imports,
+// off the import's path (both engines: tokenizing a long text costs far more
+// than writing it).
 type trigramIndexer interface {
 	IndexTrigrams(ctx context.Context) (int, error)
 }
