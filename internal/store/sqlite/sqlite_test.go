@@ -136,12 +136,7 @@ func TestServeLockFollowsTheFile(t *testing.T) {
 // counts served, and never more than one reservation's room above them.
 func TestUsageSurvivesCrash(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "signals.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, path := openTemp(t)
 	a, err := db.CreateAccount(ctx, "c@example.com", time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -172,4 +167,17 @@ func TestUsageSurvivesCrash(t *testing.T) {
 			t.Fatalf("after request %d on disk %+v, more than one reservation above %+v", i, got, u)
 		}
 	}
+}
+
+// openTemp opens a fresh database file for one test, closed after it, and
+// returns it with its path.
+func openTemp(t *testing.T) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "signals.db")
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, path
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -15,12 +14,7 @@ import (
 // tokenizer made of the same signals, whatever their characters.
 func TestTrigramTermsAreTheIndexTerms(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "signals.db")
-	db, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, path := openTemp(t)
 	storetest.Put(t, db,
 		storetest.Sig("a", 1, func(s *model.Signal) { s.Text = "Line one\n\nline two, tabs\tand “quotes” 🤖🤖 东京 ÉCOLE" }),
 		storetest.Sig("b", 2, func(s *model.Signal) { s.AuthorName = "Øy"; s.AuthorHeadline = "" }),
