@@ -25,7 +25,7 @@ const shortTerms = 64
 // the folded substring, and adds the signals not indexed yet; the listing
 // checks each for the whole substring.
 func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
-	match, ok, err := trigramQuery(ctx, read, folded)
+	table, match, ok, err := trigramQuery(ctx, read, folded)
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -37,7 +37,7 @@ func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string,
 		}
 		return sqlstore.ReadKeys(rows, limit)
 	}
-	rows, err := read.QueryContext(ctx, `SELECT rowid FROM signal_trigrams WHERE signal_trigrams MATCH ?
+	rows, err := read.QueryContext(ctx, `SELECT rowid FROM `+table+` WHERE `+table+` MATCH ?
 		UNION ALL SELECT pk FROM signal_trigrams_pending LIMIT ?`, match, limit+1)
 	if err != nil {
 		return nil, false, err
@@ -45,40 +45,32 @@ func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string,
 	return sqlstore.ReadKeys(rows, limit)
 }
 
-// trigramQuery returns the full-text query that finds the signals that
-// may hold the folded substring, "" when no indexed trigram begins with a
-// substring of one or two characters, and ok false when the index cannot
-// narrow it down.
+// trigramQuery returns the index and the full-text query that find the
+// signals that may hold the folded substring, "" when no indexed trigram
+// begins with a substring of one or two characters, and ok false when the
+// index cannot narrow it down.
 //
-// A substring of three characters or more is asked as every third of its
-// trigrams (and its last), all within the span the substring covers: the
-// signals holding it, and rarely a few more. The whole phrase of its
-// trigrams would be exact, but reading where each common trigram occurs
-// costs about twice as much, and measured slower than checking the few
-// extra signals.
-func trigramQuery(ctx context.Context, read sqlstore.Reader, folded string) (match string, ok bool, err error) {
+// A substring of five characters or more is asked of signal_fivegrams as
+// every third of its runs of five (and its last), all within the span the
+// substring covers: the signals that hold it, and rarely a few more. Runs
+// of five that most signals hold are far fewer than such trigrams, so
+// that common words in an uncommon order name few candidates. Three or
+// four characters are asked of signal_trigrams as their trigrams.
+func trigramQuery(ctx context.Context, read sqlstore.Reader, folded string) (table, match string, ok bool, err error) {
 	runes := []rune(folded)
-	if n := len(runes); n >= 3 {
-		var terms []string
-		for i := 0; ; i += 3 {
-			t := phrase(string(runes[min(i, n-3) : min(i, n-3)+3]))
-			if !slices.Contains(terms, t) {
-				terms = append(terms, t)
-			}
-			if i >= n-3 {
-				break
-			}
+	switch n := len(runes); {
+	case n >= 5:
+		return "signal_fivegrams", spanQuery([]rune(fiveGrams(folded))), true, nil
+	case n >= 3:
+		terms := []string{phrase(string(runes[:3]))}
+		if n == 4 && string(runes[1:]) != string(runes[:3]) {
+			terms = append(terms, phrase(string(runes[1:])))
 		}
-		if len(terms) == 1 {
-			return terms[0], true, nil
-		}
-		// NEAR's distance counts the trigrams between the first and the
-		// last, which begin n-3 characters apart.
-		return fmt.Sprintf("NEAR(%s, %d)", strings.Join(terms, " "), n-4), true, nil
+		return "signal_trigrams", strings.Join(terms, " AND "), true, nil
 	}
 	last := runes[len(runes)-1]
 	if last == unicode.MaxRune {
-		return "", false, nil
+		return "", "", false, nil
 	}
 	// The terms beginning with folded sort from folded up to, not
 	// including, folded with its last character advanced by one.
@@ -86,16 +78,54 @@ func trigramQuery(ctx context.Context, read sqlstore.Reader, folded string) (mat
 	rows, err := read.QueryContext(ctx, `SELECT term FROM signal_trigram_terms WHERE term >= ? AND term < ? LIMIT ?`,
 		folded, next, shortTerms+1)
 	if err != nil {
-		return "", false, err
+		return "", "", false, err
 	}
 	terms, ok, err := sqlstore.ReadKeys(rows, shortTerms)
 	if err != nil || !ok {
-		return "", false, err
+		return "", "", false, err
 	}
 	for i, t := range terms {
 		terms[i] = phrase(t)
 	}
-	return strings.Join(terms, " OR "), true, nil
+	return "signal_trigrams", strings.Join(terms, " OR "), true, nil
+}
+
+// spanQuery asks for every third trigram of runes (and the last), in
+// order or not, within the span they cover in runes.
+func spanQuery(runes []rune) string {
+	n := len(runes)
+	var terms []string
+	for i := 0; ; i += 3 {
+		t := phrase(string(runes[min(i, n-3) : min(i, n-3)+3]))
+		if !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+		if i >= n-3 {
+			break
+		}
+	}
+	if len(terms) == 1 {
+		return terms[0]
+	}
+	// NEAR's distance counts the trigrams between the first and the last,
+	// which begin n-3 characters apart.
+	return fmt.Sprintf("NEAR(%s, %d)", strings.Join(terms, " "), n-4)
+}
+
+// fiveGrams writes s with one character per run of three of its
+// characters: a hash of the run into plane 15's private-use characters.
+// The trigrams of the result are then the runs of five characters of s;
+// two runs may share a character, which only widens the candidates.
+func fiveGrams(s string) string {
+	var b strings.Builder
+	eachTrigram(s, func(run string) {
+		h := uint32(2166136261) // FNV-1a
+		for i := 0; i < len(run); i++ {
+			h = (h ^ uint32(run[i])) * 16777619
+		}
+		b.WriteRune(rune(0xF0000 + h%65534))
+	})
+	return b.String()
 }
 
 // phrase quotes s as an FTS5 string, which the trigram tokenizer reads as
@@ -130,22 +160,32 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 	}
 	defer tx.Rollback()
 	const batch = `SELECT pk FROM signal_trigrams_pending ORDER BY pk LIMIT ?`
-	// A signal indexed before and changed since leaves its old trigrams
+	// A signal indexed before and changed since leaves its old entries
 	// first.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM signal_trigrams WHERE rowid IN (`+batch+`)`, trigramBatch); err != nil {
-		return 0, sqlstore.Wrap("index trigrams", err)
+	for _, table := range []string{"signal_trigrams", "signal_fivegrams"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE rowid IN (`+batch+`)`, trigramBatch); err != nil {
+			return 0, sqlstore.Wrap("index trigrams", err)
+		}
 	}
-	fresh, err := db.terms.add(ctx, tx, batch)
+	pending, err := readPending(ctx, tx, batch)
 	if err != nil {
 		return 0, sqlstore.Wrap("index trigrams", err)
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO signal_trigrams (rowid, fold_text, fold_author, fold_headline)
-		SELECT pk, fold_text || ?1, fold_author || ?1, fold_headline || ?1 FROM signals WHERE pk IN (`+batch+`)`,
-		columnEnd, trigramBatch)
+	fresh, err := db.terms.add(ctx, tx, pending)
 	if err != nil {
 		return 0, sqlstore.Wrap("index trigrams", err)
 	}
-	n, _ := res.RowsAffected()
+	for _, p := range pending {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO signal_trigrams (rowid, fold_text, fold_author, fold_headline)
+			VALUES (?, ?, ?, ?)`, p.pk, p.cols[0]+columnEnd, p.cols[1]+columnEnd, p.cols[2]+columnEnd); err != nil {
+			return 0, sqlstore.Wrap("index trigrams", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO signal_fivegrams (rowid, fold_text, fold_author, fold_headline)
+			VALUES (?, ?, ?, ?)`, p.pk, fiveGrams(p.cols[0]), fiveGrams(p.cols[1]), fiveGrams(p.cols[2])); err != nil {
+			return 0, sqlstore.Wrap("index trigrams", err)
+		}
+	}
+	n := int64(len(pending))
 	done, err := tx.ExecContext(ctx, `DELETE FROM signal_trigrams_pending WHERE pk IN (`+batch+`)`, trigramBatch)
 	if err != nil {
 		return 0, sqlstore.Wrap("index trigrams", err)
@@ -162,6 +202,32 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 	return int(n), nil
 }
 
+// pendingSignal is one signal to index: its key and folded text, author
+// and headline.
+type pendingSignal struct {
+	pk   int64
+	cols [3]string
+}
+
+// readPending reads the signals that batch selects.
+func readPending(ctx context.Context, tx *sql.Tx, batch string) ([]pendingSignal, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT pk, fold_text, fold_author, fold_headline
+		FROM signals WHERE pk IN (`+batch+`)`, trigramBatch)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []pendingSignal
+	for rows.Next() {
+		var p pendingSignal
+		if err := rows.Scan(&p.pk, &p.cols[0], &p.cols[1], &p.cols[2]); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
 // trigramTerms is the set of trigrams signal_trigram_terms lists, read on
 // first use, so that indexing a signal writes only the terms new to it.
 type trigramTerms struct {
@@ -170,9 +236,10 @@ type trigramTerms struct {
 	set  map[string]struct{}
 }
 
-// add lists, in tx, the trigrams of the signals that batch selects that
-// are not listed yet, and returns them for commit.
-func (t *trigramTerms) add(ctx context.Context, tx *sql.Tx, batch string) ([]string, error) {
+// add lists, in tx, the trigrams of the pending signals (each column with
+// columnEnd after it, as indexed) that are not listed yet, and returns them
+// for commit.
+func (t *trigramTerms) add(ctx context.Context, tx *sql.Tx, pending []pendingSignal) ([]string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.read {
@@ -182,21 +249,11 @@ func (t *trigramTerms) add(ctx context.Context, tx *sql.Tx, batch string) ([]str
 		}
 		t.set, t.read = set, true
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT fold_text || ?1, fold_author || ?1, fold_headline || ?1
-		FROM signals WHERE pk IN (`+batch+`)`, columnEnd, trigramBatch)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	seen := map[string]struct{}{}
 	var fresh []string
-	for rows.Next() {
-		var cols [3]string
-		if err := rows.Scan(&cols[0], &cols[1], &cols[2]); err != nil {
-			return nil, err
-		}
-		for _, col := range cols {
-			eachTrigram(col, func(term string) {
+	for _, p := range pending {
+		for _, col := range p.cols {
+			eachTrigram(col+columnEnd, func(term string) {
 				if _, ok := t.set[term]; ok {
 					return
 				}
@@ -208,9 +265,6 @@ func (t *trigramTerms) add(ctx context.Context, tx *sql.Tx, batch string) ([]str
 				fresh = append(fresh, term)
 			})
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	for _, term := range fresh {
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO signal_trigram_terms (term) VALUES (?)`, term); err != nil {
