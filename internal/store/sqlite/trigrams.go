@@ -12,7 +12,7 @@ import (
 	"signals/internal/store/sqlstore"
 )
 
-// columnEnd follows each column in the trigram index (migration 0008), so
+// columnEnd follows each column in signal_trigrams (migration 0008), so
 // that every occurrence of one or two characters begins a trigram.
 const columnEnd = "\uE000\uE000"
 
@@ -139,8 +139,9 @@ func phrase(s string) string {
 // for, never wait long for the one writer.
 const trigramBatch = 25
 
-// IndexTrigrams adds every pending signal to the trigram index (migration
-// 0007), in short transactions, and returns how many it indexed. The
+// IndexTrigrams adds every pending signal to the substring indexes
+// (migrations 0007 and 0008), in short transactions, and returns how many
+// it indexed. The
 // serving process runs it in the background after imports.
 func (db *DB) IndexTrigrams(ctx context.Context) (int, error) {
 	total := 0
