@@ -43,7 +43,13 @@ var dialect = sqlstore.Dialect{
 	Trigrams: &sqlstore.Trigrams{
 		Candidates: trigramCandidates,
 		In:         `pk IN (SELECT value FROM json_each(?))`,
-		List:       func(keys []string) any { return "[" + strings.Join(keys, ",") + "]" },
+		// The unary + keeps the rowid from choosing the plan.
+		InOrder: `+pk IN (SELECT value FROM json_each(?))`,
+		// Walking the listing order against the candidates reads only the
+		// signals on the way, so many candidates cost little more than few:
+		// up to 5,000, which the index names in about 3 ms.
+		Limit: 5000,
+		List:  func(keys []string) any { return "[" + strings.Join(keys, ",") + "]" },
 	},
 	Constraint: constraint,
 }

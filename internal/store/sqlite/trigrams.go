@@ -90,18 +90,34 @@ func trigramQuery(ctx context.Context, read sqlstore.Reader, folded string) (tab
 	return "signal_trigrams", strings.Join(terms, " OR "), true, nil
 }
 
-// spanQuery asks for every third trigram of runes (and the last), in
-// order or not, within the span they cover in runes.
+// spanTerms is how many trigrams spanQuery asks for at most: runs of five
+// characters are rare enough that four, spread over the substring, name
+// as few candidates as all of them, and each one more costs as much again.
+const spanTerms = 4
+
+// spanQuery asks for every third trigram of runes (and the last), at most
+// spanTerms of them spread evenly from the first to the last, in order or
+// not, within the span they cover in runes.
 func spanQuery(runes []rune) string {
 	n := len(runes)
-	var terms []string
+	var at []int
 	for i := 0; ; i += 3 {
-		t := phrase(string(runes[min(i, n-3) : min(i, n-3)+3]))
-		if !slices.Contains(terms, t) {
-			terms = append(terms, t)
-		}
+		at = append(at, min(i, n-3))
 		if i >= n-3 {
 			break
+		}
+	}
+	if len(at) > spanTerms {
+		spread := make([]int, spanTerms)
+		for k := range spread {
+			spread[k] = at[k*(len(at)-1)/(spanTerms-1)]
+		}
+		at = spread
+	}
+	var terms []string
+	for _, i := range at {
+		if t := phrase(string(runes[i : i+3])); !slices.Contains(terms, t) {
+			terms = append(terms, t)
 		}
 	}
 	if len(terms) == 1 {

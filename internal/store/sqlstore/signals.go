@@ -97,7 +97,11 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 			return nil, false, Wrap("list signals", err)
 		}
 		if keys != nil {
-			where += ` AND ` + q.dialect.Trigrams.In
+			in := q.dialect.Trigrams.In
+			if t := q.dialect.Trigrams; t.InOrder != "" && len(keys) > orderedCandidates {
+				in = t.InOrder
+			}
+			where += ` AND ` + in
 			args = append(args, q.dialect.Trigrams.List(keys))
 		}
 		// A position, not LIKE: % and _ match only themselves. It decides
@@ -135,6 +139,13 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 // at most about this many signals for the first page of 100,000.
 const trigramCandidates = 1500
 
+// orderedCandidates is how many candidates a listing reads one by one; with
+// more, it walks the listing order and reads only those it reaches (see
+// Trigrams.InOrder). Walking finds a page within about 20 × N / candidates
+// entries of N, and an entry of the order's index costs a small part of
+// reading a signal.
+const orderedCandidates = 100
+
 // trigramCandidates returns the keys of the signals that may contain the
 // folded substring, or nil when the index cannot narrow the listing: no
 // index, or too many candidates.
@@ -143,7 +154,11 @@ func (q *Queries) trigramCandidates(ctx context.Context, folded string) ([]strin
 	if t == nil {
 		return nil, nil
 	}
-	keys, ok, err := t.Candidates(ctx, q.read, folded, trigramCandidates)
+	limit := trigramCandidates
+	if t.Limit > 0 {
+		limit = t.Limit
+	}
+	keys, ok, err := t.Candidates(ctx, q.read, folded, limit)
 	if err != nil || !ok {
 		return nil, err
 	}

@@ -66,6 +66,15 @@ type Trigrams struct {
 	// SignalKey is one of keys.
 	In   string
 	List func(keys []string) any
+	// InOrder, when set, is In written so that it does not choose how
+	// the engine finds rows: a listing with more than orderedCandidates
+	// candidates walks its order's index and checks each entry against
+	// the candidates, reading only the signals it needs for the page,
+	// rather than reading and sorting every candidate.
+	InOrder string
+	// Limit is how many candidates a listing takes from Candidates before
+	// it walks its order instead (default 1,500).
+	Limit int
 }
 
 // ReadKeys reads one string column of rows and closes them: at most limit
