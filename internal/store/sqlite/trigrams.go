@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"signals/internal/store/sqlstore"
 )
@@ -21,6 +22,9 @@ const columnEnd = "\uE000\uE000"
 // walking the listing finds a page sooner.
 const shortTerms = 64
 
+// shortCandidates is how many candidates one or two characters may name.
+const shortCandidates = 1500
+
 // trigramCandidates asks the trigram index for the signals that may hold
 // the folded substring, and adds the signals not indexed yet; the listing
 // checks each for the whole substring.
@@ -28,6 +32,12 @@ func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string,
 	table, match, ok, err := trigramQuery(ctx, read, folded)
 	if err != nil || !ok {
 		return nil, false, err
+	}
+	if utf8.RuneCountInString(folded) < 3 {
+		// The trigrams beginning with one or two characters name many
+		// signals that hold them only when they are common, which the
+		// walk serves sooner.
+		limit = min(limit, shortCandidates)
 	}
 	if match == "" {
 		// No indexed signal holds the substring.
@@ -90,14 +100,10 @@ func trigramQuery(ctx context.Context, read sqlstore.Reader, folded string) (tab
 	return "signal_trigrams", strings.Join(terms, " OR "), true, nil
 }
 
-// spanTerms is how many trigrams spanQuery asks for at most: runs of five
-// characters are rare enough that four, spread over the substring, name
-// as few candidates as all of them, and each one more costs as much again.
-const spanTerms = 4
-
-// spanQuery asks for every third trigram of runes (and the last), at most
-// spanTerms of them spread evenly from the first to the last, in order or
-// not, within the span they cover in runes.
+// spanQuery asks for every third trigram of runes (and the last), in
+// order or not, within the span they cover in runes. Every part of the
+// substring is in one of them: a rare run of five, such as a changed
+// letter makes, is never left out.
 func spanQuery(runes []rune) string {
 	n := len(runes)
 	var at []int
@@ -106,13 +112,6 @@ func spanQuery(runes []rune) string {
 		if i >= n-3 {
 			break
 		}
-	}
-	if len(at) > spanTerms {
-		spread := make([]int, spanTerms)
-		for k := range spread {
-			spread[k] = at[k*(len(at)-1)/(spanTerms-1)]
-		}
-		at = spread
 	}
 	var terms []string
 	for _, i := range at {
