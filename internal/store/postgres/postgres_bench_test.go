@@ -64,6 +64,35 @@ func BenchmarkImport(b *testing.B) {
 	b.ReportMetric(float64(importRows*b.N)/total.Seconds(), "signals/s")
 }
 
+// BenchmarkIndexTrigrams imports importRows synthetic signals into an
+// empty schema, untimed, and reports how many signals per second
+// IndexTrigrams then indexes, as the serving process does after an import.
+func BenchmarkIndexTrigrams(b *testing.B) {
+	pgtest.ServerURL(b)
+	signals := slices.Collect(demo.Synthetic(importRows, benchSeed))
+	ctx := context.Background()
+	var total time.Duration
+	for range b.N {
+		b.StopTimer()
+		db, err := Open(ctx, pgtest.FreshSchema(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := importAll(ctx, db, slices.Values(signals)); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		if n, err := db.IndexTrigrams(ctx); err != nil || n != importRows {
+			b.Fatalf("indexed %d signals: %v", n, err)
+		}
+		total += time.Since(start)
+		b.StopTimer()
+		db.Close()
+	}
+	b.ReportMetric(float64(importRows*b.N)/total.Seconds(), "signals/s")
+}
+
 func importAll(ctx context.Context, db *DB, signals func(func(model.Signal) bool)) error {
 	tx, err := db.BeginImport(ctx)
 	if err != nil {

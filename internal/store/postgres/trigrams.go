@@ -44,6 +44,43 @@ func joinWords(s string) string {
 	}, s)
 }
 
+// trigramWindows returns joined with each window of three consecutive
+// characters replaced by one character: the grams column of the trigram
+// index (migration 0012), whose trigrams are the 5-grams of joined. A
+// string holding joined holds its windows too, so that a substring's
+// windows are a substring of the windows of every text holding it; two
+// windows may share a character, which only adds candidates.
+func trigramWindows(joined string) string {
+	var b strings.Builder
+	b.Grow(3 * len(joined))
+	var r0, r1 rune
+	n := 0
+	for _, r := range joined {
+		if n >= 2 {
+			b.WriteRune(windowChar(r0, r1, r))
+		}
+		r0, r1 = r1, r
+		n++
+	}
+	return b.String()
+}
+
+// The characters windowChar stands a window for: the CJK Unified
+// Ideographs, U+4E00 to U+9FFF, which pg_trgm counts as word characters
+// under lc_ctype C.UTF-8 (as show_trgm tells), so that the windows of a
+// text are one word to it.
+const (
+	windowBase  = 0x4E00
+	windowRange = 0xA000 - windowBase
+)
+
+// windowChar returns the character that stands for the window of a, b and
+// c: a hash of the three, each under 21 bits.
+func windowChar(a, b, c rune) rune {
+	h := (uint64(a)<<42 | uint64(b)<<21 | uint64(c)) * 0x9E3779B97F4A7C15
+	return windowBase + rune((h>>32)%windowRange)
+}
+
 // Before the index is asked, the newest probeRows public signals are
 // checked for the substring: when probeMatches of them hold it, walking the
 // listing order finds a page within about as many rows, sooner than the
@@ -64,20 +101,22 @@ const probeSQL = `SELECT count(*) FROM (
 // The candidates of a substring: the indexed signals whose joined text
 // holds it ($1), or for one or two characters, every one of its characters;
 // and every signal not indexed yet. $2 is the limit. pieceSQL narrows the
-// first query down in the trigram index, each piece one trigram.
+// first query down in the trigram index, each piece one trigram of a column:
+// of fold, or of grams, a 5-gram of fold.
 const (
 	likeCandidatesSQL = `SELECT id FROM signal_trigrams WHERE %s strpos(fold, $1) > 0
 		UNION ALL SELECT id FROM signal_trigrams_pending LIMIT $2`
-	pieceSQL          = `fold LIKE $%d AND `
+	pieceSQL          = `%s LIKE $%d AND `
 	charCandidatesSQL = `SELECT id FROM signal_trigrams WHERE chars @> $1::text[]
 		UNION ALL SELECT id FROM signal_trigrams_pending LIMIT $2`
 )
 
 // trigramCandidates implements sqlstore.Trigrams.Candidates: none when the
 // newest signals show the substring to be common, or hold it and the sample
-// shows its trigrams to be common; otherwise the index's candidates. They are exact but for
-// separators (and, for two characters, their order), which the listing's
-// own check settles.
+// shows its n-grams to be common; otherwise the index's candidates, by
+// 5-grams for five characters or more, by trigrams for three or four. They
+// are exact but for separators (and, for two characters, their order),
+// which the listing's own check settles.
 func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
 	var found int
 	if err := read.QueryRowContext(ctx, probeSQL, folded, probeRows, probeMatches).Scan(&found); err != nil {
@@ -87,9 +126,13 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		return nil, false, nil
 	}
 	query, args := charCandidatesSQL, []any{strings.Split(folded, ""), limit + 1}
-	if utf8.RuneCountInString(folded) >= 3 {
+	if n := utf8.RuneCountInString(folded); n >= 3 {
 		joined := joinWords(folded)
-		pieces, common := db.sample.Load().pieces(joined)
+		column, grams, sample := "fold", joined, db.sample.Load()
+		if n >= 5 {
+			column, grams = "grams", trigramWindows(joined)
+		}
+		pieces, common := sample.pieces(grams, column == "grams")
 		if common && found > 0 {
 			return nil, false, nil
 		}
@@ -98,13 +141,13 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 			// substring: it is rare, or held by none, so that the walk
 			// could read every signal. Every trigram together narrows it
 			// down most.
-			pieces = []string{joined}
+			pieces = []string{grams}
 		}
 		var where strings.Builder
 		args = []any{joined, limit + 1}
 		for _, p := range pieces {
 			args = append(args, "%"+p+"%")
-			fmt.Fprintf(&where, pieceSQL, len(args))
+			fmt.Fprintf(&where, pieceSQL, column, len(args))
 		}
 		query = fmt.Sprintf(likeCandidatesSQL, where.String())
 	}
@@ -115,12 +158,14 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 	return sqlstore.ReadKeys(rows, limit)
 }
 
-// A trigramSample counts, for each trigram of the indexed texts, how many
-// of a random sample of them hold it.
+// A trigramSample counts, for each trigram and each 5-gram (as a trigram of
+// trigramWindows) of the indexed texts, how many of a random sample of them
+// hold it.
 type trigramSample struct {
-	texts  int
-	counts map[string]int
-	taken  time.Time
+	texts     int
+	counts    map[string]int
+	fiveGrams map[string]int
+	taken     time.Time
 }
 
 // Trigram samples: sampleTexts texts, taken again after sampleAge; a
@@ -134,16 +179,21 @@ const (
 	maxPieceShare = 0.05
 )
 
-// pieces returns the trigrams of joined to ask the index for, its rarest,
+// pieces returns the trigrams of text to ask the index for, its rarest,
 // and whether even the rarest is too common for reading its list to pay.
-// With no sample, every trigram is rare.
-func (s *trigramSample) pieces(joined string) (out []string, common bool) {
-	grams := trigrams(joined)
+// text is a joined substring, or its windows when fiveGrams is set. With no
+// sample, every trigram is rare.
+func (s *trigramSample) pieces(text string, fiveGrams bool) (out []string, common bool) {
+	grams := trigrams(text)
 	if s == nil || s.texts == 0 {
 		return grams[:min(pieces, len(grams))], false
 	}
-	slices.SortStableFunc(grams, func(a, b string) int { return cmp.Compare(s.counts[a], s.counts[b]) })
-	return grams[:min(pieces, len(grams))], float64(s.counts[grams[0]]) > maxPieceShare*float64(s.texts)
+	counts := s.counts
+	if fiveGrams {
+		counts = s.fiveGrams
+	}
+	slices.SortStableFunc(grams, func(a, b string) int { return cmp.Compare(counts[a], counts[b]) })
+	return grams[:min(pieces, len(grams))], float64(counts[grams[0]]) > maxPieceShare*float64(s.texts)
 }
 
 // trigrams returns the distinct windows of three characters of s.
@@ -168,8 +218,8 @@ func trigrams(s string) []string {
 	return out
 }
 
-// sampleTrigrams counts the trigrams of a random sample of the indexed
-// texts, whole pages of the table at a time.
+// sampleTrigrams counts the trigrams and 5-grams of a random sample of the
+// indexed texts, whole pages of the table at a time.
 func (db *DB) sampleTrigrams(ctx context.Context) error {
 	rows, err := db.pool.Query(ctx, `SELECT fold FROM signal_trigrams TABLESAMPLE SYSTEM ((
 		SELECT least(100, 100 * $1 / greatest(reltuples, 1)) FROM pg_class
@@ -177,12 +227,15 @@ func (db *DB) sampleTrigrams(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s := &trigramSample{counts: map[string]int{}, taken: time.Now()}
+	s := &trigramSample{counts: map[string]int{}, fiveGrams: map[string]int{}, taken: time.Now()}
 	var fold string
 	_, err = pgx.ForEachRow(rows, []any{&fold}, func() error {
 		s.texts++
 		for _, g := range trigrams(fold) {
 			s.counts[g]++
+		}
+		for _, g := range trigrams(trigramWindows(fold)) {
+			s.fiveGrams[g]++
 		}
 		return nil
 	})
@@ -196,10 +249,12 @@ func (db *DB) sampleTrigrams(ctx context.Context) error {
 const trigramBatch = 500
 
 // indexTrigramsSQL writes the index entries of signals: ids ($1), their
-// joined texts ($2) and the distinct characters of each as one string ($3).
-const indexTrigramsSQL = `INSERT INTO signal_trigrams (id, fold, chars)
-	SELECT id, fold, string_to_array(chars, NULL) FROM unnest($1::text[], $2::text[], $3::text[]) AS e (id, fold, chars)
-	ON CONFLICT (id) DO UPDATE SET fold = excluded.fold, chars = excluded.chars`
+// joined texts ($2), the distinct characters of each as one string ($3) and
+// the windows of each joined text ($4).
+const indexTrigramsSQL = `INSERT INTO signal_trigrams (id, fold, chars, grams)
+	SELECT id, fold, string_to_array(chars, NULL), grams
+	FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS e (id, fold, chars, grams)
+	ON CONFLICT (id) DO UPDATE SET fold = excluded.fold, chars = excluded.chars, grams = excluded.grams`
 
 // IndexTrigrams indexes every queued signal (migration 0010), in batches,
 // and returns how many it indexed. The serving process runs it in the
@@ -252,18 +307,20 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 		if err != nil {
 			return err
 		}
-		var found, folds, chars []string
+		var found, folds, chars, grams []string
 		var id, joined string
 		_, err = pgx.ForEachRow(rows, []any{&id, &joined}, func() error {
+			fold := joinWords(joined)
 			found = append(found, id)
-			folds = append(folds, joinWords(joined))
+			folds = append(folds, fold)
 			chars = append(chars, distinctChars(joined))
+			grams = append(grams, trigramWindows(fold))
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, indexTrigramsSQL, found, folds, chars)
+		_, err = tx.Exec(ctx, indexTrigramsSQL, found, folds, chars, grams)
 		return err
 	})
 	return n, err
