@@ -323,6 +323,8 @@ func testSubstringCommonAndRare(t *testing.T, st store.Store) {
 		{model.ListQuery{Q: "rare one", Page: 2, PageSize: 10}, "s0507", 6, false},
 		{model.ListQuery{Q: "rare one", Page: 1, PageSize: 5, Filter: model.Filter{Tags: []string{"funding"}}}, "s1507", 5, true},
 		{model.ListQuery{Q: "number 1", Page: 1, PageSize: 50}, "s1599", 50, true},
+		// Many candidates, another filter, a later page.
+		{model.ListQuery{Q: "common", Page: 2, PageSize: 10, Filter: model.Filter{Tags: []string{"job"}}}, "s1578", 10, true},
 		// One character that begins many different trigrams.
 		{model.ListQuery{Q: "1", Page: 1, PageSize: 20}, "s1599", 20, true},
 		{model.ListQuery{Q: "1", Page: 30, PageSize: 20}, "s1019", 20, true},
