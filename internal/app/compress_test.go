@@ -14,28 +14,15 @@ import (
 	"signals/internal/store/storetest"
 )
 
-// rawGet sends a GET with exactly the given headers through a client that
-// leaves the body as the server sent it (no transparent decompression).
+// rawGet sends a GET with the given headers through a client that leaves
+// the body as the server sent it (no transparent decompression).
 func (ta *testApp) rawGet(path string, header ...string) (*http.Response, []byte) {
 	ta.t.Helper()
 	req, err := http.NewRequest(http.MethodGet, ta.srv.URL+path, nil)
 	if err != nil {
 		ta.t.Fatal(err)
 	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	resp, err := client.Do(req)
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	return resp, b
+	return ta.sendWith(&http.Client{Transport: &http.Transport{DisableCompression: true}}, req, header...)
 }
 
 func gunzip(t *testing.T, b []byte) []byte {

@@ -48,8 +48,14 @@ func newTestApp(t testing.TB, opts ...Option) *testApp {
 // newLoggingTestApp is newTestApp logging to log.
 func newLoggingTestApp(t testing.TB, log *slog.Logger, opts ...Option) *testApp {
 	t.Helper()
+	return serveTestApp(t, testConfig(t), log, opts...)
+}
+
+// serveTestApp serves an app of cfg over HTTP, with one account (id 1) and
+// its key.
+func serveTestApp(t testing.TB, cfg Config, log *slog.Logger, opts ...Option) *testApp {
+	t.Helper()
 	ctx := context.Background()
-	cfg := testConfig(t)
 	a, err := New(ctx, cfg, log, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +132,12 @@ func wantStatus(t *testing.T, resp *http.Response, body []byte, status int) {
 // "Host" sets the request's host) and returns the response with its body.
 func (ta *testApp) send(req *http.Request, header ...string) (*http.Response, []byte) {
 	ta.t.Helper()
+	return ta.sendWith(http.DefaultClient, req, header...)
+}
+
+// sendWith is send through client.
+func (ta *testApp) sendWith(client *http.Client, req *http.Request, header ...string) (*http.Response, []byte) {
+	ta.t.Helper()
 	for i := 0; i+1 < len(header); i += 2 {
 		switch {
 		case header[i] == "Host":
@@ -136,7 +148,7 @@ func (ta *testApp) send(req *http.Request, header ...string) (*http.Response, []
 			req.Header.Set(header[i], header[i+1])
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		ta.t.Fatal(err)
 	}

@@ -5,17 +5,14 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"signals/internal/auth"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
@@ -37,26 +34,11 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 	cfg := testConfig(t)
 	own := cfg.Database // the test's own sessions, which are not terminated
 	cfg.Database = pgtest.WithParam(own, "application_name", name)
-	a, err := New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	acct, err := a.Store().CreateAccount(ctx, "dev@example.com", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ta := serveTestApp(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	limits := model.Limits{DailyRequests: 1000, MinuteRequests: 40, DailySearches: 10, ConcurrentSearches: 1}
-	if err := a.Store().SetLimits(ctx, acct.ID, limits); err != nil {
+	if err := ta.Store().SetLimits(ctx, 1, limits); err != nil {
 		t.Fatal(err)
 	}
-	key, _, err := auth.Issue(ctx, a.Store(), acct.ID, "test", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(a.Handler())
-	t.Cleanup(srv.Close)
-	ta := &testApp{App: a, srv: srv, key: key, t: t}
 	ta.put(fixtures()...)
 
 	admin, err := pgx.Connect(ctx, own)
