@@ -4,257 +4,364 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
-	"strings"
+	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"signals/internal/store/sqlstore"
 )
 
-// trigramSeparators are the characters that pg_trgm takes for word
-// boundaries and substrings commonly hold: whitespace and ASCII
-// punctuation, LIKE's wildcards and escape among them. The trigram index
-// (migration 0010) holds its text with each of them replaced by
-// trigramJoiner, a letter, and a substring is looked up the same way, so
-// that trigrams span words.
-const (
-	trigramSeparators = " \t\n\r\v\f!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-	trigramJoiner     = 'ꞏ'
-)
+// The substring index (migration 0013) holds, for each signal, keys: one
+// for each distinct run of 1, 2, 3 and 5 characters of its folded columns
+// joined, and one for each stretch of time its publication falls in. A
+// substring of one or two characters asks for its own key, one of three or
+// four for those of its runs of three, a longer one for those of its runs
+// of five; a signal holding the substring holds them all.
+var gramLengths = []int{1, 2, 3, 5}
 
-// isSeparator tells the characters of trigramSeparators, all ASCII.
-var isSeparator = func() (is [utf8.RuneSelf]bool) {
-	for _, c := range []byte(trigramSeparators) {
-		is[c] = true
+// queryGramLength is the length of the runs a substring of n characters is
+// looked up by.
+func queryGramLength(n int) int {
+	switch {
+	case n >= 5:
+		return 5
+	case n >= 3:
+		return 3
 	}
-	return is
-}()
-
-// joinWords replaces each of trigramSeparators in s with trigramJoiner, for
-// the index's text and for the substrings looked up in it alike.
-func joinWords(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < utf8.RuneSelf && isSeparator[r] {
-			return trigramJoiner
-		}
-		return r
-	}, s)
+	return n
 }
 
-// trigramWindows returns joined with each window of three consecutive
-// characters replaced by one character: the grams column of the trigram
-// index (migration 0012), whose trigrams are the 5-grams of joined. A
-// string holding joined holds its windows too, so that a substring's
-// windows are a substring of the windows of every text holding it; two
-// windows may share a character, which only adds candidates.
-func trigramWindows(joined string) string {
-	var b strings.Builder
-	b.Grow(3 * len(joined))
-	var r0, r1 rune
-	n := 0
-	for _, r := range joined {
-		if n >= 2 {
-			b.WriteRune(windowChar(r0, r1, r))
-		}
-		r0, r1 = r1, r
-		n++
-	}
-	return b.String()
+// gramKey returns the key of a run of characters: a hash of its length and
+// characters (FNV-1a over the code points, finished by fold). Two runs
+// may share a key, which only adds candidates.
+func gramKey(run []rune) int32 {
+	return fold(mix(uint64(len(run)), run))
 }
 
-// The characters windowChar stands a window for: the CJK Unified
-// Ideographs, U+4E00 to U+9FFF, which pg_trgm counts as word characters
-// under lc_ctype C.UTF-8 (as show_trgm tells), so that the windows of a
-// text are one word to it.
 const (
-	windowBase  = 0x4E00
-	windowRange = 0xA000 - windowBase
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
 )
 
-// windowChar returns the character that stands for the window of a, b and
-// c: a hash of the three, each under 21 bits.
-func windowChar(a, b, c rune) rune {
-	h := (uint64(a)<<42 | uint64(b)<<21 | uint64(c)) * 0x9E3779B97F4A7C15
-	return windowBase + rune((h>>32)%windowRange)
+func mix(seed uint64, run []rune) uint64 {
+	h := uint64(fnvOffset) ^ seed
+	h *= fnvPrime
+	for _, r := range run {
+		h ^= uint64(r)
+		h *= fnvPrime
+	}
+	return h
 }
 
-// Before the index is asked, the newest probeRows public signals are
-// checked for the substring: when probeMatches of them hold it, walking the
-// listing order finds a page within about as many rows, sooner than the
-// index could count the candidates.
+// fold finishes a hash (MurmurHash3's fmix64), so that every bit of the
+// key depends on every bit hashed, and keeps 32 bits of it.
+func fold(h uint64) int32 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return int32(uint32(h))
+}
+
+// Stretches of time: a publication at ns falls in stretch ns >> shift at
+// each level, the finest 2^46 ns (about 19.5 hours) long and each level 16
+// times the one before (the coarsest about 9 years).
 const (
-	probeRows    = 500
-	probeMatches = 21
+	stretchShift = 46
+	stretchBits  = 4
+	levels       = 4
 )
 
-// probeSQL counts up to $3 of the newest $2 public signals holding $1.
-const probeSQL = `SELECT count(*) FROM (
-	SELECT FROM (SELECT fold_text, fold_author, fold_headline FROM signals
-		WHERE status = 'public' AND NOT market_only
-		ORDER BY published_ns DESC, id DESC LIMIT $2) AS newest
-	WHERE strpos(fold_text, $1) > 0 OR strpos(fold_author, $1) > 0 OR strpos(fold_headline, $1) > 0
-	LIMIT $3) AS found`
+// stretchKey returns the key of stretch n of level. Its seed is no run's
+// length, so that it is apart from the keys of runs but for collisions.
+func stretchKey(level int, n int64) int32 {
+	h := uint64(fnvOffset) ^ uint64(100+level)
+	h *= fnvPrime
+	h ^= uint64(n)
+	h *= fnvPrime
+	return fold(h)
+}
 
-// The candidates of a substring: the indexed signals whose joined text
-// holds it ($1), or for one or two characters, every one of its characters;
-// and every signal not indexed yet. $2 is the limit. pieceSQL narrows the
-// first query down in the trigram index, each piece one trigram of a column:
-// of fold, or of grams, a 5-gram of fold.
-const (
-	likeCandidatesSQL = `SELECT id FROM signal_trigrams WHERE %s strpos(fold, $1) > 0
-		UNION ALL SELECT id FROM signal_trigrams_pending LIMIT $2`
-	pieceSQL          = `%s LIKE $%d AND `
-	charCandidatesSQL = `SELECT id FROM signal_trigrams WHERE chars @> $1::text[]
-		UNION ALL SELECT id FROM signal_trigrams_pending LIMIT $2`
-)
+// gramKeys returns the keys of a signal: of every run of joined (its
+// folded columns joined) and of the stretches of publishedNS, sorted and
+// distinct.
+func gramKeys(joined string, publishedNS int64) []int32 {
+	runes := []rune(joined)
+	keys := make([]int32, 0, 4*len(runes)+levels)
+	for _, n := range gramLengths {
+		for i := 0; i+n <= len(runes); i++ {
+			keys = append(keys, gramKey(runes[i:i+n]))
+		}
+	}
+	for level := range levels {
+		keys = append(keys, stretchKey(level, publishedNS>>(stretchShift+stretchBits*level)))
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
 
-// trigramCandidates implements sqlstore.Trigrams.Candidates: none when the
-// newest signals show the substring to be common, or hold it and the sample
-// shows its n-grams to be common; otherwise the index's candidates, by
-// 5-grams for five characters or more, by trigrams for three or four. They
-// are exact but for separators (and, for two characters, their order),
-// which the listing's own check settles.
-func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
-	var found int
-	if err := read.QueryRowContext(ctx, probeSQL, folded, probeRows, probeMatches).Scan(&found); err != nil {
-		return nil, false, err
+// substringKeys returns the keys a signal holding the folded substring
+// holds, one for each of its runs, in their order.
+func substringKeys(folded string) []int32 {
+	runes := []rune(folded)
+	n := queryGramLength(len(runes))
+	var keys []int32
+	for i := 0; i+n <= len(runes); i++ {
+		keys = append(keys, gramKey(runes[i:i+n]))
 	}
-	if found >= probeMatches {
-		return nil, false, nil
+	return keys
+}
+
+// stretchCover returns the keys of stretches that together cover the
+// finest stretches from through to, inclusive: as few as the levels allow.
+func stretchCover(from, to int64) []int32 {
+	var keys []int32
+	for level := 0; from <= to; level++ {
+		if level == levels-1 {
+			for n := from; n <= to; n++ {
+				keys = append(keys, stretchKey(level, n))
+			}
+			break
+		}
+		const span = 1 << stretchBits
+		for ; from <= to && from&(span-1) != 0; from++ {
+			keys = append(keys, stretchKey(level, from))
+		}
+		for ; from <= to && (to+1)&(span-1) != 0; to-- {
+			keys = append(keys, stretchKey(level, to))
+		}
+		from, to = from>>stretchBits, (to+1)>>stretchBits-1
 	}
-	query, args := charCandidatesSQL, []any{strings.Split(folded, ""), limit + 1}
-	if n := utf8.RuneCountInString(folded); n >= 3 {
-		joined := joinWords(folded)
-		column, grams, sample := "fold", joined, db.sample.Load()
-		if n >= 5 {
-			column, grams = "grams", trigramWindows(joined)
-		}
-		pieces, common := sample.pieces(grams, column == "grams")
-		if common && found > 0 {
-			return nil, false, nil
-		}
-		if common {
-			// Common trigrams, but none of the newest signals holds the
-			// substring: it is rare, or held by none, so that the walk
-			// could read every signal. Every trigram together narrows it
-			// down most.
-			pieces = []string{grams}
-		}
-		var where strings.Builder
-		args = []any{joined, limit + 1}
-		for _, p := range pieces {
-			args = append(args, "%"+p+"%")
-			fmt.Fprintf(&where, pieceSQL, column, len(args))
-		}
-		query = fmt.Sprintf(likeCandidatesSQL, where.String())
+	return keys
+}
+
+// partCandidates is how many candidates a part of a listing aims at, at
+// least, and the most it names is twice what the listing still wants,
+// within the listing's limit.
+const partCandidates = 64
+
+// Pieces: a substring is looked up by at most this many of its keys.
+// The index reads every page of a common key's list that holds a
+// candidate of the others, so that each common key asked costs about its
+// whole list: fewer keys from apart in the substring narrow it down
+// sooner than many from one place.
+const pieces = 8
+
+// A part asks the index for every candidate after the part before,
+// rather than for a stretch of time, when it is the first and the sample
+// expects at most globalCandidates in all, or when the part before held
+// fewer than it aimed at (it ended at the start of its stretches, not at a
+// signal): the stretches of a part hold signals from all over the table,
+// so that a part costs the index about as much as the whole listing.
+const globalCandidates = 20000
+
+// pendingSQL counts the queued signals, up to $1.
+const pendingSQL = `SELECT count(*) FROM (SELECT FROM signal_trigrams_pending LIMIT $1) AS queued`
+
+// trigramCandidates implements sqlstore.Trigrams.Candidates: the signals
+// holding every key of the substring's rarest runs, and every queued
+// signal, in the listing order. When the sample tells that the whole
+// listing holds more than a part's worth, it asks for the stretches of
+// time after part.After that it expects to hold that many (more for later
+// rounds), and names at most that many, newest first, ending the part at
+// the last it names when there were more. Too many queued signals, and it
+// cannot narrow the listing down.
+func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, part sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
+	var queued int
+	if err := read.QueryRowContext(ctx, pendingSQL, limit).Scan(&queued); err != nil {
+		return nil, nil, false, err
 	}
+	if queued >= limit {
+		return nil, nil, false, nil
+	}
+	want := min(limit-queued, max(partCandidates, 2*part.Want))
+	sample := db.sample.Load()
+	keys, share := sample.pieces(substringKeys(folded))
+
+	// bounds are the conditions that keep the rows of table t within the
+	// part: after part.After, and from its first stretch of time on.
+	args := []any{keys}
+	arg := func(v any) int { args = append(args, v); return len(args) }
+	var bounds []string
+	if b := part.After; b != nil {
+		bounds = append(bounds, fmt.Sprintf(`(t.published_ns, t.id) < ($%d, $%d)`, arg(b.PublishedNS), arg(b.ID)))
+	}
+	stretches := ""
+	var until *sqlstore.Bound
+	signals := float64(want) / share * math.Pow(4, float64(part.Round))
+	if part.Round == 0 && sample != nil && share*sample.rows <= globalCandidates || part.Round > 0 && part.After.ID == "" {
+		signals = math.Inf(1)
+	}
+	if from, ok := sample.rangeFrom(part, signals); ok {
+		to, err := db.newest(ctx, read, part.After)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		from = from >> stretchShift << stretchShift
+		until = &sqlstore.Bound{PublishedNS: from}
+		stretches = fmt.Sprintf(` AND t.keys && $%d`, arg(stretchCover(from>>stretchShift, max(from, to)>>stretchShift)))
+		bounds = append(bounds, fmt.Sprintf(`t.published_ns >= $%d`, arg(from)))
+	}
+	within := ""
+	for _, b := range bounds {
+		within += " AND " + b
+	}
+	query := `SELECT t.id, t.published_ns FROM signal_grams t WHERE t.keys @> $1` + stretches + within + `
+		UNION ALL SELECT t.id, t.published_ns FROM signal_trigrams_pending p JOIN signals t USING (id)
+		WHERE true` + within + `
+		ORDER BY published_ns DESC, id DESC LIMIT ` + strconv.Itoa(want+1)
 	rows, err := read.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	return sqlstore.ReadKeys(rows, limit)
+	defer rows.Close()
+	ids := make([]string, 0, want+1)
+	var last sqlstore.Bound
+	for rows.Next() {
+		if len(ids) == want {
+			// More than a part's worth: the part ends at the last named.
+			until = &last
+			break
+		}
+		if err := rows.Scan(&last.ID, &last.PublishedNS); err != nil {
+			return nil, nil, false, err
+		}
+		ids = append(ids, last.ID)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, false, err
+	}
+	return ids, until, true, nil
 }
 
-// A trigramSample counts, for each trigram and each 5-gram (as a trigram of
-// trigramWindows) of the indexed texts, how many of a random sample of them
-// hold it.
+// newest returns the publication time of the newest indexed signal after
+// after (or of all, when nil), where a part's stretches of time end.
+func (db *DB) newest(ctx context.Context, read sqlstore.Reader, after *sqlstore.Bound) (int64, error) {
+	if after != nil {
+		return after.PublishedNS, nil
+	}
+	var ns *int64
+	err := read.QueryRowContext(ctx, `SELECT max(published_ns) FROM signal_grams`).Scan(&ns)
+	if ns == nil {
+		return math.MinInt64, err
+	}
+	return *ns, err
+}
+
+// A trigramSample counts, for each key, how many of a random sample of the
+// indexed signals hold it, and keeps their publication times, newest
+// first, and how many signals were indexed when it was taken.
 type trigramSample struct {
 	texts     int
-	counts    map[string]int
-	fiveGrams map[string]int
+	counts    map[int32]int32
+	keys      [][]int32 // of each text, sorted
+	published []int64
+	rows      float64
 	taken     time.Time
 }
 
-// Trigram samples: sampleTexts texts, taken again after sampleAge; a
-// substring is looked up by its pieces rarest trigrams. A trigram in more
-// than maxPieceShare of the texts is common: the index reads a long list
-// for it.
+// Samples: sampleTexts signals, taken again after sampleAge.
 const (
-	sampleTexts   = 2000
-	sampleAge     = 10 * time.Minute
-	pieces        = 3
-	maxPieceShare = 0.05
+	sampleTexts = 2000
+	sampleAge   = 10 * time.Minute
 )
 
-// pieces returns the trigrams of text to ask the index for, its rarest,
-// and whether even the rarest is too common for reading its list to pay.
-// text is a joined substring, or its windows when fiveGrams is set. With no
-// sample, every trigram is rare.
-func (s *trigramSample) pieces(text string, fiveGrams bool) (out []string, common bool) {
-	grams := trigrams(text)
-	if s == nil || s.texts == 0 {
-		return grams[:min(pieces, len(grams))], false
+// pieces returns the keys of a substring (in their order) to look it up
+// by: the rarest in the sample of each of pieces stretches of it, and the
+// share of the sample holding them all (at least one text, so that keys
+// the sample missed count as rare, not absent). With no sample, every key
+// is asked and the share is 0.
+func (s *trigramSample) pieces(keys []int32) ([]int32, float64) {
+	if s == nil || s.texts == 0 || len(keys) == 0 {
+		slices.Sort(keys)
+		return slices.Compact(keys), 0
 	}
-	counts := s.counts
-	if fiveGrams {
-		counts = s.fiveGrams
-	}
-	slices.SortStableFunc(grams, func(a, b string) int { return cmp.Compare(counts[a], counts[b]) })
-	return grams[:min(pieces, len(grams))], float64(counts[grams[0]]) > maxPieceShare*float64(s.texts)
-}
-
-// trigrams returns the distinct windows of three characters of s.
-func trigrams(s string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for i := range s {
-		rest := s[i:]
-		end := 0
-		for range 3 {
-			if end == len(rest) {
-				return out
-			}
-			_, n := utf8.DecodeRuneInString(rest[end:])
-			end += n
-		}
-		if g := rest[:end]; !seen[g] {
-			seen[g] = true
-			out = append(out, g)
+	var out []int32
+	for i := range pieces {
+		part := keys[i*len(keys)/pieces : (i+1)*len(keys)/pieces]
+		if len(part) > 0 {
+			out = append(out, slices.MinFunc(part, func(a, b int32) int { return cmp.Compare(s.counts[a], s.counts[b]) }))
 		}
 	}
-	return out
+	slices.Sort(out)
+	out = slices.Compact(out)
+	return out, float64(max(1, s.holding(out))) / float64(s.texts)
 }
 
-// sampleTrigrams counts the trigrams and 5-grams of a random sample of the
-// indexed texts, whole pages of the table at a time.
+// holding counts the texts of the sample holding every one of keys.
+func (s *trigramSample) holding(keys []int32) int {
+	n := 0
+	for _, text := range s.keys {
+		if !slices.ContainsFunc(keys, func(k int32) bool { _, found := slices.BinarySearch(text, k); return !found }) {
+			n++
+		}
+	}
+	return n
+}
+
+// rangeFrom returns where the part after part.After that holds about
+// signals signals begins, by the sample's publication times, and false
+// when the rest of the listing holds fewer, or there is no sample.
+func (s *trigramSample) rangeFrom(part sqlstore.Part, signals float64) (int64, bool) {
+	if s == nil || s.texts == 0 || math.IsInf(signals, 0) || math.IsNaN(signals) {
+		return 0, false
+	}
+	first := 0
+	if part.After != nil {
+		first, _ = slices.BinarySearchFunc(s.published, part.After.PublishedNS, func(p, ns int64) int { return cmp.Compare(ns, p) })
+	}
+	perText := s.rows / float64(s.texts)
+	i := first + int(math.Ceil(signals/perText))
+	if i >= len(s.published) {
+		return 0, false
+	}
+	return s.published[i], true
+}
+
+// sampleTrigrams counts the keys of a random sample of the indexed
+// signals, whole pages of the table at a time.
 func (db *DB) sampleTrigrams(ctx context.Context) error {
-	rows, err := db.pool.Query(ctx, `SELECT fold FROM signal_trigrams TABLESAMPLE SYSTEM ((
+	var rows float64
+	if err := db.pool.QueryRow(ctx, `SELECT greatest(reltuples, 0) FROM pg_class
+		WHERE oid = 'signal_grams'::regclass`).Scan(&rows); err != nil {
+		return err
+	}
+	res, err := db.pool.Query(ctx, `SELECT keys, published_ns FROM signal_grams TABLESAMPLE SYSTEM ((
 		SELECT least(100, 100 * $1 / greatest(reltuples, 1)) FROM pg_class
-		WHERE oid = 'signal_trigrams'::regclass)) LIMIT $1`, sampleTexts)
+		WHERE oid = 'signal_grams'::regclass)) LIMIT $1`, sampleTexts)
 	if err != nil {
 		return err
 	}
-	s := &trigramSample{counts: map[string]int{}, fiveGrams: map[string]int{}, taken: time.Now()}
-	var fold string
-	_, err = pgx.ForEachRow(rows, []any{&fold}, func() error {
+	s := &trigramSample{counts: map[int32]int32{}, taken: time.Now()}
+	var keys []int32
+	var published int64
+	_, err = pgx.ForEachRow(res, []any{&keys, &published}, func() error {
 		s.texts++
-		for _, g := range trigrams(fold) {
-			s.counts[g]++
+		for _, k := range keys {
+			s.counts[k]++
 		}
-		for _, g := range trigrams(trigramWindows(fold)) {
-			s.fiveGrams[g]++
-		}
+		keys = slices.Clone(keys)
+		slices.Sort(keys)
+		s.keys = append(s.keys, keys)
+		s.published = append(s.published, published)
 		return nil
 	})
-	if err == nil {
-		db.sample.Store(s)
+	if err != nil {
+		return err
 	}
-	return err
+	slices.SortFunc(s.published, func(a, b int64) int { return cmp.Compare(b, a) })
+	// reltuples lags behind the table until it is vacuumed or analyzed.
+	s.rows = max(rows, float64(s.texts))
+	db.sample.Store(s)
+	return nil
 }
 
 // trigramBatch is how many queued signals one transaction indexes.
 const trigramBatch = 500
-
-// indexTrigramsSQL writes the index entries of signals: ids ($1), their
-// joined texts ($2), the distinct characters of each as one string ($3) and
-// the windows of each joined text ($4).
-const indexTrigramsSQL = `INSERT INTO signal_trigrams (id, fold, chars, grams)
-	SELECT id, fold, string_to_array(chars, NULL), grams
-	FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS e (id, fold, chars, grams)
-	ON CONFLICT (id) DO UPDATE SET fold = excluded.fold, chars = excluded.chars, grams = excluded.grams`
 
 // IndexTrigrams indexes every queued signal (migration 0010), in batches,
 // and returns how many it indexed. The serving process runs it in the
@@ -265,6 +372,11 @@ func (db *DB) IndexTrigrams(ctx context.Context) (int, error) {
 	for {
 		n, err := db.indexTrigramBatch(ctx)
 		total += n
+		if err == nil && n == 0 && total > 0 {
+			// Merge the index's pending list (migration 0013), which
+			// every listing reads until it is.
+			_, err = db.pool.Exec(ctx, `SELECT gin_clean_pending_list('signal_grams_keys'::regclass)`)
+		}
 		if err == nil && n == 0 {
 			err = db.resample(ctx, total)
 		}
@@ -274,8 +386,8 @@ func (db *DB) IndexTrigrams(ctx context.Context) (int, error) {
 	}
 }
 
-// resample samples the trigrams again when there is no sample yet, when it
-// is old and signals were indexed since, or when it saw no texts.
+// resample samples the keys again when there is no sample yet, when it is
+// old and signals were indexed since, or when it saw no signals.
 func (db *DB) resample(ctx context.Context, indexed int) error {
 	s := db.sample.Load()
 	if s != nil && s.texts > 0 && (indexed == 0 || time.Since(s.taken) < sampleAge) {
@@ -302,39 +414,27 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 			return err
 		}
 		n = len(ids)
-		rows, err = tx.Query(ctx, `SELECT id, fold_text || E'\n' || fold_author || E'\n' || fold_headline
+		rows, err = tx.Query(ctx, `SELECT id, published_ns, fold_text || E'\n' || fold_author || E'\n' || fold_headline
 			FROM signals WHERE id = ANY ($1)`, ids)
 		if err != nil {
 			return err
 		}
-		var found, folds, chars, grams []string
+		var entries [][]any
 		var id, joined string
-		_, err = pgx.ForEachRow(rows, []any{&id, &joined}, func() error {
-			fold := joinWords(joined)
-			found = append(found, id)
-			folds = append(folds, fold)
-			chars = append(chars, distinctChars(joined))
-			grams = append(grams, trigramWindows(fold))
+		var published int64
+		_, err = pgx.ForEachRow(rows, []any{&id, &published, &joined}, func() error {
+			entries = append(entries, []any{id, published, gramKeys(joined, published)})
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, indexTrigramsSQL, found, folds, chars, grams)
+		if _, err := tx.Exec(ctx, `DELETE FROM signal_grams WHERE id = ANY ($1)`, ids); err != nil {
+			return err
+		}
+		_, err = tx.CopyFrom(ctx, pgx.Identifier{"signal_grams"}, []string{"id", "published_ns", "keys"},
+			pgx.CopyFromRows(entries))
 		return err
 	})
 	return n, err
-}
-
-// distinctChars returns each character of s once, in their first order.
-func distinctChars(s string) string {
-	seen := make(map[rune]bool, 64)
-	var b strings.Builder
-	for _, r := range s {
-		if !seen[r] {
-			seen[r] = true
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

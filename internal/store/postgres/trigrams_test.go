@@ -1,48 +1,73 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"signals/internal/model"
 	"signals/internal/store/postgres/pgtest"
+	"signals/internal/store/sqlstore"
 	"signals/internal/store/storetest"
 )
 
-// The windows of a text hold the windows of each of its substrings, one
-// character for each window.
-func TestTrigramWindows(t *testing.T) {
-	for _, s := range []string{"", "ab", "abc", "theꞏownꞏhypeꞏofꞏthat", "東京で人工知能ꞏécoleꞏħŧ"} {
-		w := trigramWindows(s)
-		runes := []rune(s)
-		if want := max(0, len(runes)-2); utf8.RuneCountInString(w) != want {
-			t.Errorf("windows of %q: %d characters, want %d", s, utf8.RuneCountInString(w), want)
+// The stretches a cover names hold exactly the finest stretches from its
+// first to its last: a signal published in one of them holds one of the
+// cover's keys, and one published outside holds none.
+func TestStretchCover(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ranges := [][2]int64{{0, 0}, {0, 15}, {1, 16}, {15, 16}, {-1, 0}, {-300, 5000}, {255, 256}, {4095, 4097}}
+	for range 200 {
+		from := rng.Int64N(20000) - 10000
+		ranges = append(ranges, [2]int64{from, from + rng.Int64N(9000)})
+	}
+	for _, r := range ranges {
+		cover := stretchCover(r[0], r[1])
+		if len(cover) > 2*(1<<stretchBits)*levels {
+			t.Errorf("cover of %v: %d keys", r, len(cover))
 		}
-		for _, r := range w {
-			if r < windowBase || r >= windowBase+windowRange {
-				t.Errorf("windows of %q hold %U, outside the ideographs", s, r)
+		for n := r[0] - 40; n <= r[1]+40; n++ {
+			holds := slices.ContainsFunc(gramKeys("", n<<stretchShift), func(k int32) bool { return slices.Contains(cover, k) })
+			if in := n >= r[0] && n <= r[1]; holds != in {
+				t.Fatalf("cover of %v: stretch %d covered %v, want %v", r, n, holds, in)
 			}
 		}
-		for i := range runes {
-			for j := i + 3; j <= len(runes); j++ {
-				if sub := trigramWindows(string(runes[i:j])); !strings.Contains(w, sub) {
-					t.Errorf("windows of %q do not hold those of %q", s, string(runes[i:j]))
+	}
+}
+
+// A signal holding a substring holds every key the substring is looked up
+// by.
+func TestSubstringKeysAreHeld(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := []rune("ab é東\n%_")
+	for range 300 {
+		text := make([]rune, rng.IntN(40))
+		for i := range text {
+			text[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		keys := gramKeys(string(text), rng.Int64())
+		for i := range text {
+			for j := i + 1; j <= len(text); j++ {
+				for _, k := range substringKeys(string(text[i:j])) {
+					if _, found := slices.BinarySearch(keys, k); !found {
+						t.Fatalf("%q holds %q but not its key %d", string(text), string(text[i:j]), k)
+					}
 				}
 			}
 		}
 	}
 }
 
-// Substrings of five characters or more, looked up by their 5-grams, list
-// exactly the signals that hold them: words of a small vocabulary in
-// either order, across fields, with the index's sample and without, before
-// and after the signals are indexed.
-func TestFiveGramSubstrings(t *testing.T) {
+// Listings by substring are exact, page after page: words of a small
+// vocabulary in either order, across fields, over signals spread over
+// months (some published at the same instant, some hidden), with the
+// index's sample and without, before and after the signals are indexed.
+// With the sample, common substrings are looked up a part at a time.
+func TestSubstringParts(t *testing.T) {
 	t.Parallel()
 	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
@@ -56,8 +81,11 @@ func TestFiveGramSubstrings(t *testing.T) {
 		return strings.Join(ws, " ")
 	}
 	var sigs []model.Signal
-	for i := range 300 {
-		sigs = append(sigs, storetest.Sig(fmt.Sprintf("s%03d", i), i, func(s *model.Signal) {
+	for i := range 400 {
+		// Ten hours apart, about two to a stretch, and every seventh at
+		// the time of the one before.
+		minutes := 600 * (i - i%7/6)
+		sigs = append(sigs, storetest.Sig(fmt.Sprintf("s%03d", i), minutes, func(s *model.Signal) {
 			s.Text = phrase(1 + rng.IntN(12))
 			s.AuthorName = phrase(1 + rng.IntN(2))
 			s.AuthorHeadline = phrase(rng.IntN(3))
@@ -67,31 +95,39 @@ func TestFiveGramSubstrings(t *testing.T) {
 		}))
 	}
 	storetest.Put(t, db, sigs...)
+	// The listing order, newest first.
+	slices.SortStableFunc(sigs, func(a, b model.Signal) int {
+		return cmp.Or(cmp.Compare(b.PublishedAt.NS, a.PublishedAt.NS), cmp.Compare(b.ID, a.ID))
+	})
 	var qs []string
-	for range 60 {
-		qs = append(qs, phrase(2), phrase(3))
+	for range 40 {
+		qs = append(qs, phrase(1), phrase(2), phrase(3))
 	}
-	qs = append(qs, "the own", "hype of", "that ones", "and tests,", "e ow", "s, the", "东京 zoë", "zoë\nthe")
+	qs = append(qs, "the own", "hype of", "that ones", "and tests,", "e ow", "s, the", "东京 zoë", "zoë\nthe", "e", "h", "東", "%", "t ", "qq")
 	check := func(t *testing.T) {
 		for _, q := range qs {
 			folded := model.Fold(q)
 			var want []string
-			for _, s := range slices.Backward(sigs) {
+			for _, s := range sigs {
 				f := s.Folded()
 				if s.Public() && (strings.Contains(f.Text, folded) || strings.Contains(f.AuthorName, folded) || strings.Contains(f.AuthorHeadline, folded)) {
 					want = append(want, s.ID)
 				}
 			}
-			got, _, err := db.ListSignals(ctx, model.ListQuery{Q: q, Page: 1, PageSize: 100})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids := []string{}
-			for _, s := range got {
-				ids = append(ids, s.ID)
-			}
-			if want = want[:min(len(want), 100)]; !slices.Equal(ids, want) && !(len(ids) == 0 && len(want) == 0) {
-				t.Errorf("q=%q: got %v, want %v", q, ids, want)
+			for _, lq := range []model.ListQuery{{Page: 1, PageSize: 100}, {Page: 1, PageSize: 7}, {Page: 3, PageSize: 7}, {Page: 9, PageSize: 20}} {
+				lq.Q = q
+				got, more, err := db.ListSignals(ctx, lq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids := []string{}
+				for _, s := range got {
+					ids = append(ids, s.ID)
+				}
+				page := want[min(len(want), lq.Offset()):min(len(want), lq.Offset()+lq.PageSize)]
+				if wantMore := len(want) > lq.Offset()+lq.PageSize; !slices.Equal(ids, page) && !(len(ids) == 0 && len(page) == 0) || more != wantMore {
+					t.Errorf("q=%q page %d of %d: got %v (more %v), want %v (more %v)", q, lq.Page, lq.PageSize, ids, more, page, wantMore)
+				}
 			}
 		}
 	}
@@ -100,31 +136,36 @@ func TestFiveGramSubstrings(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("indexed", check)
-	db.sample.Store(nil)
-	t.Run("indexed, no sample", check)
-	// Without a sample every 5-gram is rare: the index names the
-	// candidates, and they hold every signal holding the substring.
-	asked := 0
+	// A common substring is looked up a part at a time, and each part
+	// names every candidate within it.
+	parts := 0
 	for _, q := range qs {
 		folded := model.Fold(q)
-		keys, ok, err := db.trigramCandidates(ctx, retryingReader{db}, folded, 1500)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok || keys == nil || utf8.RuneCountInString(folded) < 5 {
-			continue
-		}
-		asked++
-		for _, s := range sigs {
-			f := s.Folded()
-			if (strings.Contains(f.Text, folded) || strings.Contains(f.AuthorName, folded) || strings.Contains(f.AuthorHeadline, folded)) &&
-				!slices.Contains(keys, s.ID) {
-				t.Errorf("q=%q: candidates miss %s", q, s.ID)
+		var after *sqlstore.Bound
+		for round := 0; ; round++ {
+			keys, until, ok, err := db.trigramCandidates(ctx, retryingReader{db}, folded, sqlstore.Part{After: after, Round: round, Want: 21}, 1500)
+			if err != nil || !ok {
+				t.Fatalf("q=%q: candidates %v, %v", q, ok, err)
 			}
+			for _, s := range sigs {
+				f := s.Folded()
+				at := sqlstore.Bound{PublishedNS: s.PublishedAt.NS, ID: s.ID}
+				in := (after == nil || after.Before(at)) && (until == nil || !until.Before(at))
+				if in && (strings.Contains(f.Text, folded) || strings.Contains(f.AuthorName, folded) || strings.Contains(f.AuthorHeadline, folded)) &&
+					!slices.Contains(keys, s.ID) {
+					t.Errorf("q=%q part %d: candidates miss %s", q, round, s.ID)
+				}
+			}
+			if until == nil {
+				break
+			}
+			parts++
+			after = until
 		}
 	}
-	t.Logf("%d of %d substrings looked up by their 5-grams", asked, len(qs))
-	if asked == 0 {
-		t.Error("no substring was looked up by its 5-grams")
+	if parts == 0 {
+		t.Error("no substring was looked up a part at a time")
 	}
+	db.sample.Store(nil)
+	t.Run("indexed, no sample", check)
 }

@@ -27,8 +27,14 @@ const shortCandidates = 1500
 
 // trigramCandidates asks the trigram index for the signals that may hold
 // the folded substring, and adds the signals not indexed yet; the listing
-// checks each for the whole substring.
-func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
+// checks each for the whole substring. It names every candidate of the
+// listing at once.
+func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, _ sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
+	keys, ok, err := candidates(ctx, read, folded, limit)
+	return keys, nil, ok, err
+}
+
+func candidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
 	table, match, ok, err := trigramQuery(ctx, read, folded)
 	if err != nil || !ok {
 		return nil, false, err

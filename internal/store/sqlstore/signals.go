@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 
 	"signals/internal/model"
@@ -90,39 +91,18 @@ const orderSignals = ` ORDER BY published_ns DESC, id DESC`
 // ListSignals returns one page of public signals.
 func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.Signal, bool, error) {
 	where, args := q.filter(lq.Filter, []any{model.ListSnippetChars})
+	var list []model.Signal
+	var err error
 	if lq.Q != "" {
-		folded := model.Fold(lq.Q)
-		keys, err := q.trigramCandidates(ctx, folded)
-		if err != nil {
-			return nil, false, Wrap("list signals", err)
+		list, err = q.listSubstring(ctx, lq, where, args)
+	} else {
+		query := `SELECT ` + signalColumns + ` FROM signals WHERE ` + where + orderSignals + ` LIMIT ? OFFSET ?`
+		if q.dialect.IDsFirst {
+			query = `SELECT ` + signalColumns + ` FROM (SELECT id FROM signals WHERE ` + where + orderSignals +
+				` LIMIT ? OFFSET ?) AS page JOIN signals USING (id)` + orderSignals
 		}
-		if keys != nil {
-			in := q.dialect.Trigrams.In
-			if t := q.dialect.Trigrams; t.InOrder != "" && len(keys) > orderedCandidates {
-				in = t.InOrder
-			}
-			where += ` AND ` + in
-			args = append(args, q.dialect.Trigrams.List(keys))
-		}
-		// A position, not LIKE: % and _ match only themselves. It decides
-		// among the trigram index's candidates too, so that the index only
-		// ever narrows the scan and never changes an answer.
-		contains := func(col string) string { return q.dialect.Position + "(" + col + ", ?) > 0" }
-		where += ` AND (` + contains("fold_text") + ` OR ` + contains("fold_author") + ` OR ` + contains("fold_headline") + `)`
-		args = append(args, folded, folded, folded)
+		list, err = q.listPage(ctx, query, append(args, lq.PageSize+1, lq.Offset()))
 	}
-	page := orderSignals + ` LIMIT ? OFFSET ?`
-	args = append(args, lq.PageSize+1, lq.Offset())
-	query := `SELECT ` + signalColumns + ` FROM signals WHERE ` + where + page
-	if lq.Q == "" && q.dialect.IDsFirst {
-		query = `SELECT ` + signalColumns + ` FROM (SELECT id FROM signals WHERE ` + where + page +
-			`) AS page JOIN signals USING (id)` + orderSignals
-	}
-	rows, err := q.query(ctx, query, args...)
-	if err != nil {
-		return nil, false, Wrap("list signals", err)
-	}
-	list, err := collectSignals(rows, lq.PageSize+1)
 	if err != nil {
 		return nil, false, Wrap("list signals", err)
 	}
@@ -131,6 +111,88 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 		list = list[:lq.PageSize]
 	}
 	return list, more, nil
+}
+
+// listPage runs a listing query and reads its signals.
+func (q *Queries) listPage(ctx context.Context, query string, args []any) ([]model.Signal, error) {
+	rows, err := q.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collectSignals(rows, 32)
+}
+
+// maxParts bounds how many parts of a listing by substring are looked up
+// in the trigram index (see Trigrams.Candidates) before the rest of it is
+// walked.
+const maxParts = 12
+
+// listSubstring returns the signals of the page of lq, and the one after
+// it when there is one, that hold its substring, among those meeting where
+// (with args). It asks the trigram index for the candidates of the listing
+// one part after another, until the page is full, and walks the listing
+// order where the index cannot narrow it down.
+func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where string, args []any) ([]model.Signal, error) {
+	folded := model.Fold(lq.Q)
+	// A position, not LIKE: % and _ match only themselves. It decides
+	// among the trigram index's candidates too, so that the index only
+	// ever narrows the scan and never changes an answer.
+	contains := func(col string) string { return q.dialect.Position + "(" + col + ", ?) > 0" }
+	where += ` AND (` + contains("fold_text") + ` OR ` + contains("fold_author") + ` OR ` + contains("fold_headline") + `)`
+	args = append(args, folded, folded, folded)
+	// list holds the matching signals from the skipped-th on.
+	offset, need := lq.Offset(), lq.Offset()+lq.PageSize+1
+	var list []model.Signal
+	skipped := 0
+	part := Part{}
+	for {
+		part.Want = need - skipped - len(list)
+		keys, until, ok, err := q.trigramCandidates(ctx, folded, part)
+		if err != nil {
+			return nil, err
+		}
+		if ok && until != nil && part.After != nil && !part.After.Before(*until) {
+			ok = false // no progress: walk
+		}
+		w, a := where, slices.Clone(args)
+		if part.After != nil {
+			w += ` AND (published_ns, id) < (?, ?)`
+			a = append(a, part.After.PublishedNS, part.After.ID)
+		}
+		if ok {
+			in := q.dialect.Trigrams.In
+			if t := q.dialect.Trigrams; t.InOrder != "" && len(keys) > orderedCandidates {
+				in = t.InOrder
+			}
+			w += ` AND ` + in
+			a = append(a, q.dialect.Trigrams.List(keys))
+			if until != nil {
+				w += ` AND (published_ns, id) >= (?, ?)`
+				a = append(a, until.PublishedNS, until.ID)
+			}
+		}
+		limit, skip := part.Want, 0
+		if part.After == nil && (!ok || until == nil) {
+			// One query answers the whole listing: it skips the
+			// offset itself.
+			limit, skip, skipped = lq.PageSize+1, offset, offset
+		}
+		page, err := q.listPage(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+w+orderSignals+` LIMIT ? OFFSET ?`,
+			append(a, limit, skip))
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, page...)
+		part.Round++
+		if !ok || until == nil || skipped+len(list) >= need {
+			break
+		}
+		part.After = until
+		if part.Round == maxParts {
+			part.Round = -1 // walk the rest
+		}
+	}
+	return list[min(len(list), offset-skipped):], nil
 }
 
 // trigramCandidates is how many candidates the trigram index may name for
@@ -146,23 +208,20 @@ const trigramCandidates = 1500
 // reading a signal.
 const orderedCandidates = 100
 
-// trigramCandidates returns the keys of the signals that may contain the
-// folded substring, or nil when the index cannot narrow the listing: no
-// index, or too many candidates.
-func (q *Queries) trigramCandidates(ctx context.Context, folded string) ([]string, error) {
+// trigramCandidates returns the keys of the signals of part that may
+// contain the folded substring, and where they end (see
+// Trigrams.Candidates); ok is false when the index cannot narrow the
+// listing down: no index, too many candidates, or a part of Round -1.
+func (q *Queries) trigramCandidates(ctx context.Context, folded string, part Part) ([]string, *Bound, bool, error) {
 	t := q.dialect.Trigrams
-	if t == nil {
-		return nil, nil
+	if t == nil || part.Round < 0 {
+		return nil, nil, false, nil
 	}
 	limit := trigramCandidates
 	if t.Limit > 0 {
 		limit = t.Limit
 	}
-	keys, ok, err := t.Candidates(ctx, q.read, folded, limit)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return keys, nil
+	return t.Candidates(ctx, q.read, folded, part, limit)
 }
 
 // GetSignal returns one public signal with its text cut to MaxTextChars.

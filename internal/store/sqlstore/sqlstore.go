@@ -57,11 +57,16 @@ type Dialect struct {
 // Trigrams is how an engine asks its trigram index for candidates.
 type Trigrams struct {
 	// Candidates returns the SignalKey of every signal (public or not)
-	// that may contain the folded substring, and possibly of others, when
-	// there are at most limit of them; ok is false when there are more, or
-	// when the index cannot narrow the substring down (the listing is then
-	// walked in its order). It reads through read.
-	Candidates func(ctx context.Context, read Reader, folded string, limit int) (keys []string, ok bool, err error)
+	// that may contain the folded substring, and possibly of others,
+	// among the signals after after in the listing order (from the newest
+	// when after is nil) down to until, inclusive (to the oldest when
+	// until is nil). An engine that can read its index in parts returns
+	// part of the listing at a time; round counts the parts asked before
+	// for the same listing, and want is how many more signals it needs.
+	// ok is false when the index cannot narrow the listing down within
+	// limit candidates: it is then walked in its order from after. It
+	// reads through read.
+	Candidates func(ctx context.Context, read Reader, folded string, part Part, limit int) (keys []string, until *Bound, ok bool, err error)
 	// In is a condition on one argument, List(keys): the signal's
 	// SignalKey is one of keys.
 	In   string
@@ -75,6 +80,28 @@ type Trigrams struct {
 	// Limit is how many candidates a listing takes from Candidates before
 	// it walks its order instead (default 1,500).
 	Limit int
+}
+
+// A Part is the part of a listing by substring that Trigrams.Candidates
+// is asked for.
+type Part struct {
+	// After is where the part begins, exclusive: nil for the newest.
+	After *Bound
+	// Round counts the parts asked before; Want is how many more
+	// signals the listing needs.
+	Round, Want int
+}
+
+// A Bound is a place in the listing order, at one signal: the signals
+// after it are the older ones, and those as old with a lower id.
+type Bound struct {
+	PublishedNS int64
+	ID          string
+}
+
+// Before tells whether b comes before c in the listing order.
+func (b Bound) Before(c Bound) bool {
+	return b.PublishedNS > c.PublishedNS || b.PublishedNS == c.PublishedNS && b.ID > c.ID
 }
 
 // ReadKeys reads one string column of rows and closes them: at most limit
