@@ -373,9 +373,13 @@ func (db *DB) IndexTrigrams(ctx context.Context) (int, error) {
 		n, err := db.indexTrigramBatch(ctx)
 		total += n
 		if err == nil && n == 0 && total > 0 {
-			// Merge the index's pending list (migration 0013), which
-			// every listing reads until it is.
+			// Merge the index's pending list (migration 0013), and
+			// clear the queue's deleted rows, both of which every
+			// listing by substring reads until they are.
 			_, err = db.pool.Exec(ctx, `SELECT gin_clean_pending_list('signal_grams_keys'::regclass)`)
+			if err == nil {
+				_, err = db.pool.Exec(ctx, `VACUUM signal_trigrams_pending`)
+			}
 		}
 		if err == nil && n == 0 {
 			err = db.resample(ctx, total)
