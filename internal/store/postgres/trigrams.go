@@ -163,8 +163,8 @@ const globalCandidates = 20000
 const pendingSQL = `SELECT count(*) FROM (SELECT FROM signal_trigrams_pending LIMIT $1) AS queued`
 
 // trigramCandidates implements sqlstore.Trigrams.Candidates: the signals
-// holding every key of the substring's rarest runs, and every queued
-// signal, in the listing order. When the sample tells that the whole
+// holding every key that pieces chooses of the substring's runs, and every
+// queued signal, in the listing order. When the sample tells that the whole
 // listing holds more than a part's worth, it asks for the stretches of
 // time after part.After that it expects to hold that many (more for later
 // rounds), and names at most that many, newest first, ending the part at

@@ -34,6 +34,9 @@ func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string,
 	return keys, nil, ok, err
 }
 
+// candidates returns the candidates of the whole listing, at most limit
+// of them; ok is false when there are more, or the index cannot narrow
+// the substring down.
 func candidates(ctx context.Context, read sqlstore.Reader, folded string, limit int) ([]string, bool, error) {
 	table, match, ok, err := trigramQuery(ctx, read, folded)
 	if err != nil || !ok {

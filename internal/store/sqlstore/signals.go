@@ -101,7 +101,7 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 			query = `SELECT ` + signalColumns + ` FROM (SELECT id FROM signals WHERE ` + where + orderSignals +
 				` LIMIT ? OFFSET ?) AS page JOIN signals USING (id)` + orderSignals
 		}
-		list, err = q.listPage(ctx, query, append(args, lq.PageSize+1, lq.Offset()))
+		list, err = q.listPage(ctx, query, args, lq.PageSize+1, lq.Offset())
 	}
 	if err != nil {
 		return nil, false, Wrap("list signals", err)
@@ -113,13 +113,14 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 	return list, more, nil
 }
 
-// listPage runs a listing query and reads its signals.
-func (q *Queries) listPage(ctx context.Context, query string, args []any) ([]model.Signal, error) {
-	rows, err := q.query(ctx, query, args...)
+// listPage runs a listing query ending in LIMIT ? OFFSET ? and reads its
+// signals.
+func (q *Queries) listPage(ctx context.Context, query string, args []any, limit, offset int) ([]model.Signal, error) {
+	rows, err := q.query(ctx, query, append(args, limit, offset)...)
 	if err != nil {
 		return nil, err
 	}
-	return collectSignals(rows, 32)
+	return collectSignals(rows, limit)
 }
 
 // maxParts bounds how many parts of a listing by substring are looked up
@@ -147,9 +148,14 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	part := Part{}
 	for {
 		part.Want = need - skipped - len(list)
-		keys, until, ok, err := q.trigramCandidates(ctx, folded, part)
-		if err != nil {
-			return nil, err
+		var keys []string
+		var until *Bound
+		ok := false
+		if part.Round < maxParts {
+			var err error
+			if keys, until, ok, err = q.trigramCandidates(ctx, folded, part); err != nil {
+				return nil, err
+			}
 		}
 		if ok && until != nil && part.After != nil && !part.After.Before(*until) {
 			ok = false // no progress: walk
@@ -178,7 +184,7 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 			limit, skip, skipped = lq.PageSize+1, offset, offset
 		}
 		page, err := q.listPage(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+w+orderSignals+` LIMIT ? OFFSET ?`,
-			append(a, limit, skip))
+			a, limit, skip)
 		if err != nil {
 			return nil, err
 		}
@@ -188,9 +194,6 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 			break
 		}
 		part.After = until
-		if part.Round == maxParts {
-			part.Round = -1 // walk the rest
-		}
 	}
 	return list[min(len(list), offset-skipped):], nil
 }
@@ -211,10 +214,10 @@ const orderedCandidates = 100
 // trigramCandidates returns the keys of the signals of part that may
 // contain the folded substring, and where they end (see
 // Trigrams.Candidates); ok is false when the index cannot narrow the
-// listing down: no index, too many candidates, or a part of Round -1.
+// listing down: no index, or too many candidates.
 func (q *Queries) trigramCandidates(ctx context.Context, folded string, part Part) ([]string, *Bound, bool, error) {
 	t := q.dialect.Trigrams
-	if t == nil || part.Round < 0 {
+	if t == nil {
 		return nil, nil, false, nil
 	}
 	limit := trigramCandidates

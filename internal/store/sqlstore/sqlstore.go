@@ -58,14 +58,13 @@ type Dialect struct {
 type Trigrams struct {
 	// Candidates returns the SignalKey of every signal (public or not)
 	// that may contain the folded substring, and possibly of others,
-	// among the signals after after in the listing order (from the newest
-	// when after is nil) down to until, inclusive (to the oldest when
-	// until is nil). An engine that can read its index in parts returns
-	// part of the listing at a time; round counts the parts asked before
-	// for the same listing, and want is how many more signals it needs.
-	// ok is false when the index cannot narrow the listing down within
-	// limit candidates: it is then walked in its order from after. It
-	// reads through read.
+	// among the signals after part.After in the listing order (from the
+	// newest when nil) down to until, inclusive (to the oldest when until
+	// is nil). An engine that can read its index in parts returns part of
+	// the listing at a time, the listing asking for the next part until
+	// its page is full (see Part). ok is false when the index cannot
+	// narrow the listing down within limit candidates: it is then walked
+	// in its order from part.After. It reads through read.
 	Candidates func(ctx context.Context, read Reader, folded string, part Part, limit int) (keys []string, until *Bound, ok bool, err error)
 	// In is a condition on one argument, List(keys): the signal's
 	// SignalKey is one of keys.
