@@ -21,6 +21,10 @@ import (
 
 // goTypeName matches what Go's decoders say about the types they decode
 // into, which must never reach a client.
+// generatedRequestID is the shape of a request id the service makes: never
+// one that a client could read as a number.
+var generatedRequestID = regexp.MustCompile(`^req-[0-9a-f]{24}$`)
+
 var goTypeName = regexp.MustCompile(`\b(api|mcp|model|jsonrpc)\.[A-Z]|Go (struct field|value)|unmarshal`)
 
 // Every error of the MCP transport is JSON: a JSON-RPC error object where
@@ -215,13 +219,16 @@ func TestUnparsableRequestsGetProblems(t *testing.T) {
 				p.Type != "https://signals.example/developers/errors#"+string(tc.code) {
 				t.Errorf("problem %s", body)
 			}
-			if resp.Header.Get("X-Request-Id") == "" {
-				t.Error("no X-Request-Id")
+			if id := resp.Header.Get("X-Request-Id"); !generatedRequestID.MatchString(id) {
+				t.Errorf("X-Request-Id %q", id)
 			}
 		})
 	}
 	// The connections that parse keep being served.
 	resp, body := raw(t, addr, "GET /api/v1/signals/nope HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+ta.key+"\r\n\r\n")
+	if id := resp.Header.Get("X-Request-Id"); !generatedRequestID.MatchString(id) {
+		t.Errorf("X-Request-Id %q", id)
+	}
 	if resp.StatusCode != http.StatusNotFound || decode[problem.Problem](t, body).Code != failure.CodeNotFound {
 		t.Errorf("a good request: %d %s", resp.StatusCode, body)
 	}

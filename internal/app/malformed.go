@@ -3,8 +3,6 @@ package app
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"net"
 	"net/http"
@@ -72,10 +70,8 @@ func (c *problemConn) answer(status, text string) []byte {
 		// The request line: most often a path with a bad percent-encoding.
 		f = failure.Malformed("path", "must be a valid request path, with every % starting an escape such as %25; URL-encode ids in the path")
 	}
-	id := make([]byte, 12)
-	rand.Read(id)
 	w := &bufferedResponse{}
-	w.Header().Set(problem.RequestIDHeader, hex.EncodeToString(id))
+	w.Header().Set(problem.RequestIDHeader, newRequestID())
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	c.problems.Write(w, nil, f)
 	var out bytes.Buffer

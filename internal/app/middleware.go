@@ -13,15 +13,22 @@ import (
 	"signals/internal/problem"
 )
 
+// newRequestID returns a new request id: "req-" and 24 random hex digits.
+// The prefix keeps an id that happens to be all digits (or digits and one
+// e) from reading as a number to a client that types header values.
+func newRequestID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return "req-" + hex.EncodeToString(b)
+}
+
 // requestID gives every request an id, kept from the client when it is a
 // plain token, and returns it in X-Request-Id.
 func requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(problem.RequestIDHeader)
 		if !validRequestID.MatchString(id) {
-			b := make([]byte, 12)
-			rand.Read(b)
-			id = hex.EncodeToString(b)
+			id = newRequestID()
 			r.Header.Set(problem.RequestIDHeader, id)
 		}
 		w.Header().Set(problem.RequestIDHeader, id)
