@@ -19,12 +19,12 @@ import (
 	"signals/internal/problem"
 )
 
-// goTypeName matches what Go's decoders say about the types they decode
-// into, which must never reach a client.
 // generatedRequestID is the shape of a request id the service makes: never
 // one that a client could read as a number.
 var generatedRequestID = regexp.MustCompile(`^req-[0-9a-f]{24}$`)
 
+// goTypeName matches what Go's decoders say about the types they decode
+// into, which must never reach a client.
 var goTypeName = regexp.MustCompile(`\b(api|mcp|model|jsonrpc)\.[A-Z]|Go (struct field|value)|unmarshal`)
 
 // Every error of the MCP transport is JSON: a JSON-RPC error object where
