@@ -3,10 +3,13 @@ package postgres
 import (
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -178,9 +181,15 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 	if queued >= limit {
 		return nil, nil, false, nil
 	}
-	want := min(limit-queued, max(partCandidates, 2*part.Want))
 	sample := db.sample.Load()
-	keys, share := sample.pieces(substringKeys(folded))
+	if part.Round == 0 {
+		if rows, ok := sample.walk(folded, part.Want); ok {
+			until, err := db.walkEnd(ctx, read, part.After, rows)
+			return nil, until, false, err
+		}
+	}
+	want := min(limit-queued, max(partCandidates, 2*part.Want))
+	keys, share := sample.choose(substringKeys(folded))
 
 	// bounds are the conditions that keep the rows of table t within the
 	// part: after part.After, and from its first stretch of time on.
@@ -238,6 +247,60 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 	return ids, until, true, nil
 }
 
+// A listing walks the newest signals rather than asking the index when
+// the sample tells that at most walkRows of them hold a page of signals
+// with the substring: walking reads a signal for each entry of the listing
+// order, the index the whole list of each common key asked. It walks twice
+// as many as the sample expects, and asks the index after them.
+const walkRows = 2000
+
+// walk returns how many of the newest signals a listing wanting want
+// signals walks, and false when it asks the index instead: when fewer than
+// walkHits texts of the sample hold the substring, too few to tell how
+// common it is, or when more than walkRows would hold want.
+func (s *trigramSample) walk(folded string, want int) (int, bool) {
+	if s == nil || s.texts == 0 {
+		return 0, false
+	}
+	hits := 0
+	for _, text := range s.joined {
+		if strings.Contains(text, folded) {
+			hits++
+		}
+	}
+	expected := float64(want) * float64(s.texts) / float64(hits)
+	if hits < walkHits || expected > walkRows {
+		return 0, false
+	}
+	return int(2 * expected), true
+}
+
+// walkHits is how many texts of the sample hold a substring, at least, for
+// a listing to walk: the share of those holding it is then known within
+// about a third.
+const walkHits = 10
+
+// walkEnd returns the last of the rows public signals after after (the
+// newest when nil), where a walk ends, and nil when there are fewer.
+func (db *DB) walkEnd(ctx context.Context, read sqlstore.Reader, after *sqlstore.Bound, rows int) (*sqlstore.Bound, error) {
+	query := `SELECT published_ns, id FROM signals WHERE status = 'public' AND NOT market_only`
+	args := []any{rows - 1}
+	if after != nil {
+		query += ` AND (published_ns, id) < ($2, $3)`
+		args = append(args, after.PublishedNS, after.ID)
+	}
+	var b sqlstore.Bound
+	err := read.QueryRowContext(ctx, query+` ORDER BY published_ns DESC, id DESC OFFSET $1 LIMIT 1`, args...).
+		Scan(&b.PublishedNS, &b.ID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
 // newest returns the publication time of the newest indexed signal after
 // after (or of all, when nil), where a part's stretches of time end.
 func (db *DB) newest(ctx context.Context, read sqlstore.Reader, after *sqlstore.Bound) (int64, error) {
@@ -259,6 +322,7 @@ type trigramSample struct {
 	texts     int
 	counts    map[int32]int32
 	keys      [][]int32 // of each text, sorted
+	joined    []string  // each text's folded columns, joined
 	published []int64
 	rows      float64
 	taken     time.Time
@@ -330,16 +394,19 @@ func (db *DB) sampleTrigrams(ctx context.Context) error {
 		WHERE oid = 'signal_grams'::regclass`).Scan(&rows); err != nil {
 		return err
 	}
-	res, err := db.pool.Query(ctx, `SELECT keys, published_ns FROM signal_grams TABLESAMPLE SYSTEM ((
-		SELECT least(100, 100 * $1 / greatest(reltuples, 1)) FROM pg_class
-		WHERE oid = 'signal_grams'::regclass)) LIMIT $1`, sampleTexts)
+	res, err := db.pool.Query(ctx, `SELECT g.keys, g.published_ns,
+			s.fold_text || E'\n' || s.fold_author || E'\n' || s.fold_headline
+		FROM signal_grams g TABLESAMPLE SYSTEM ((
+			SELECT least(100, 100 * $1 / greatest(reltuples, 1)) FROM pg_class
+			WHERE oid = 'signal_grams'::regclass)) JOIN signals s USING (id) LIMIT $1`, sampleTexts)
 	if err != nil {
 		return err
 	}
 	s := &trigramSample{counts: map[int32]int32{}, taken: time.Now()}
 	var keys []int32
 	var published int64
-	_, err = pgx.ForEachRow(res, []any{&keys, &published}, func() error {
+	var joined string
+	_, err = pgx.ForEachRow(res, []any{&keys, &published, &joined}, func() error {
 		s.texts++
 		for _, k := range keys {
 			s.counts[k]++
@@ -348,6 +415,7 @@ func (db *DB) sampleTrigrams(ctx context.Context) error {
 		slices.Sort(keys)
 		s.keys = append(s.keys, keys)
 		s.published = append(s.published, published)
+		s.joined = append(s.joined, joined)
 		return nil
 	})
 	if err != nil {
@@ -442,3 +510,53 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 	})
 	return n, err
 }
+
+// choose returns the keys of a substring to look it up by, and the share
+// of the sample holding them all (at least one text). It takes the keys
+// from the rarest in the sample on: each that costs the index little (a
+// share of at most cheapShare), and each other that the sample tells
+// narrows the candidates down by more than its list costs to read, at
+// most maxKeys in all. With no sample, every key is asked and the share is 0.
+func (s *trigramSample) choose(keys []int32) ([]int32, float64) {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	if s == nil || s.texts == 0 || len(keys) == 0 {
+		return keys, 0
+	}
+	slices.SortStableFunc(keys, func(a, b int32) int { return cmp.Compare(s.counts[a], s.counts[b]) })
+	texts := float64(s.texts)
+	var out []int32
+	// holding are the texts of the sample holding every key of out.
+	holding := make([]int, s.texts)
+	for i := range holding {
+		holding[i] = i
+	}
+	var next []int
+	for _, k := range keys {
+		if len(out) == maxKeys {
+			break
+		}
+		next = next[:0]
+		for _, i := range holding {
+			if _, found := slices.BinarySearch(s.keys[i], k); found {
+				next = append(next, i)
+			}
+		}
+		own := float64(s.counts[k]) / texts
+		if len(out) == 0 || own <= cheapShare || float64(len(holding)-len(next))/texts*candidateCost > own {
+			out = append(out, k)
+			holding, next = next, holding
+		}
+	}
+	slices.Sort(out)
+	return out, float64(max(1, len(holding))) / texts
+}
+
+// A candidate costs the index about candidateCost times what an entry of
+// a key's list does; keys held by at most cheapShare of the signals are
+// always worth asking; at most maxKeys are asked.
+const (
+	candidateCost = 200
+	cheapShare    = 0.01
+	maxKeys       = 12
+)

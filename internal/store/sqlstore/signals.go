@@ -132,7 +132,8 @@ const maxParts = 12
 // it when there is one, that hold its substring, among those meeting where
 // (with args). It asks the trigram index for the candidates of the listing
 // one part after another, until the page is full, and walks the listing
-// order where the index cannot narrow it down.
+// order where the index cannot narrow it down (or where the substring is
+// so common that walking finds the page sooner).
 func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where string, args []any) ([]model.Signal, error) {
 	folded := model.Fold(lq.Q)
 	// A position, not LIKE: % and _ match only themselves. It decides
@@ -157,8 +158,8 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 				return nil, err
 			}
 		}
-		if ok && until != nil && part.After != nil && !part.After.Before(*until) {
-			ok = false // no progress: walk
+		if until != nil && part.After != nil && !part.After.Before(*until) {
+			ok, until = false, nil // no progress: walk the rest
 		}
 		w, a := where, slices.Clone(args)
 		if part.After != nil {
@@ -172,13 +173,13 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 			}
 			w += ` AND ` + in
 			a = append(a, q.dialect.Trigrams.List(keys))
-			if until != nil {
-				w += ` AND (published_ns, id) >= (?, ?)`
-				a = append(a, until.PublishedNS, until.ID)
-			}
+		}
+		if until != nil {
+			w += ` AND (published_ns, id) >= (?, ?)`
+			a = append(a, until.PublishedNS, until.ID)
 		}
 		limit, skip := part.Want, 0
-		if part.After == nil && (!ok || until == nil) {
+		if part.After == nil && until == nil {
 			// One query answers the whole listing: it skips the
 			// offset itself.
 			limit, skip, skipped = lq.PageSize+1, offset, offset
@@ -190,7 +191,7 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 		}
 		list = append(list, page...)
 		part.Round++
-		if !ok || until == nil || skipped+len(list) >= need {
+		if until == nil || skipped+len(list) >= need {
 			break
 		}
 		part.After = until

@@ -63,8 +63,10 @@ type Trigrams struct {
 	// is nil). An engine that can read its index in parts returns part of
 	// the listing at a time, the listing asking for the next part until
 	// its page is full (see Part). ok is false when the index cannot
-	// narrow the listing down within limit candidates: it is then walked
-	// in its order from part.After. It reads through read.
+	// narrow the listing down within limit candidates, or when walking
+	// finds the signals sooner: the listing is then walked in its order
+	// from part.After, down to until when not nil (the index being asked
+	// for the part after it), else to the end. It reads through read.
 	Candidates func(ctx context.Context, read Reader, folded string, part Part, limit int) (keys []string, until *Bound, ok bool, err error)
 	// In is a condition on one argument, List(keys): the signal's
 	// SignalKey is one of keys.
