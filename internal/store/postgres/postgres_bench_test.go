@@ -196,7 +196,7 @@ func indexListTable(b *testing.B, db *DB) error {
 	}
 	d := time.Since(start)
 	b.Logf("indexed the trigrams of %d signals in %s: %.0f signals/s", n, d.Round(time.Millisecond), float64(n)/d.Seconds())
-	_, err = db.pool.Exec(ctx, `VACUUM ANALYZE signal_trigrams, signal_trigrams_pending`)
+	_, err = db.pool.Exec(ctx, `VACUUM ANALYZE signal_grams, signal_trigrams_pending`)
 	return err
 }
 

@@ -173,7 +173,12 @@ const pendingSQL = `SELECT count(*) FROM (SELECT FROM signal_trigrams_pending LI
 // rounds), and names at most that many, newest first, ending the part at
 // the last it names when there were more. Too many queued signals, and it
 // cannot narrow the listing down.
-func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, part sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
+func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, part *sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
+	want := max(partCandidates, 2*part.Want)
+	if rest, ok := part.Rest.(found); ok {
+		ids, until := rest.next(part, want)
+		return ids, until, true, nil
+	}
 	var queued int
 	if err := read.QueryRowContext(ctx, pendingSQL, limit).Scan(&queued); err != nil {
 		return nil, nil, false, err
@@ -188,7 +193,7 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 			return nil, until, false, err
 		}
 	}
-	want := min(limit-queued, max(partCandidates, 2*part.Want))
+	want = min(limit-queued, want)
 	keys, share := sample.choose(substringKeys(folded))
 
 	// bounds are the conditions that keep the rows of table t within the
@@ -197,7 +202,7 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 	arg := func(v any) int { args = append(args, v); return len(args) }
 	var bounds []string
 	if b := part.After; b != nil {
-		bounds = append(bounds, fmt.Sprintf(`(t.published_ns, t.id) < ($%d, $%d)`, arg(b.PublishedNS), arg(b.ID)))
+		bounds = append(bounds, fmt.Sprintf(`(t.published_ns + 0, t.id) < ($%d, $%d)`, arg(b.PublishedNS), arg(b.ID)))
 	}
 	stretches := ""
 	var until *sqlstore.Bound
@@ -205,7 +210,7 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 	if part.Round == 0 && sample != nil && share*sample.rows <= globalCandidates || part.Round > 0 && part.After.ID == "" {
 		signals = math.Inf(1)
 	}
-	if from, ok := sample.rangeFrom(part, signals); ok {
+	if from, ok := sample.rangeFrom(*part, signals); ok {
 		to, err := db.newest(ctx, read, part.After)
 		if err != nil {
 			return nil, nil, false, err
@@ -213,38 +218,76 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		from = from >> stretchShift << stretchShift
 		until = &sqlstore.Bound{PublishedNS: from}
 		stretches = fmt.Sprintf(` AND t.keys && $%d`, arg(stretchCover(from>>stretchShift, max(from, to)>>stretchShift)))
-		bounds = append(bounds, fmt.Sprintf(`t.published_ns >= $%d`, arg(from)))
+		bounds = append(bounds, fmt.Sprintf(`t.published_ns + 0 >= $%d`, arg(from)))
 	}
 	within := ""
 	for _, b := range bounds {
 		within += " AND " + b
 	}
-	query := `SELECT t.id, t.published_ns FROM signal_grams t WHERE t.keys @> $1` + stretches + within + `
+	// Without stretches of time, the part is the rest of the listing: the
+	// index reads every candidate of it to sort them, and they are kept
+	// when there are at most globalCandidates, to be handed out a part at
+	// a time (found.next) without asking the index again.
+	fetch := want
+	if stretches == "" {
+		fetch = globalCandidates
+	}
+	// Only the GIN index finds the rows: published_ns + 0 keeps the
+	// planner from walking signal_grams_published instead and reading the
+	// keys of each row it passes (out of line), which it would for a key
+	// it cannot tell is rare.
+	query := `SELECT t.id, t.published_ns + 0 AS published_ns FROM signal_grams t WHERE t.keys @> $1` + stretches + within + `
 		UNION ALL SELECT t.id, t.published_ns FROM signal_trigrams_pending p JOIN signals t USING (id)
 		WHERE true` + within + `
-		ORDER BY published_ns DESC, id DESC LIMIT ` + strconv.Itoa(want+1)
+		ORDER BY published_ns DESC, id DESC LIMIT ` + strconv.Itoa(fetch+1)
 	rows, err := read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, false, err
 	}
 	defer rows.Close()
-	ids := make([]string, 0, want+1)
-	var last sqlstore.Bound
+	var all found
 	for rows.Next() {
-		if len(ids) == want {
-			// More than a part's worth: the part ends at the last named.
-			until = &last
-			break
-		}
-		if err := rows.Scan(&last.ID, &last.PublishedNS); err != nil {
+		var b sqlstore.Bound
+		if err := rows.Scan(&b.ID, &b.PublishedNS); err != nil {
 			return nil, nil, false, err
 		}
-		ids = append(ids, last.ID)
+		all = append(all, b)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, false, err
 	}
-	return ids, until, true, nil
+	if len(all) > fetch {
+		// More than a part's worth: the part ends at the last named.
+		all = all[:want]
+		until = &all[want-1]
+	} else if stretches == "" {
+		ids, until := all.next(part, want)
+		return ids, until, true, nil
+	}
+	return all.ids(), until, true, nil
+}
+
+// found are candidates of the rest of a listing, in its order, not yet
+// named.
+type found []sqlstore.Bound
+
+// next names up to want of the candidates as a part, which ends at the last
+// it names, and leaves the others in part.Rest for the part after it.
+func (f found) next(part *sqlstore.Part, want int) ([]string, *sqlstore.Bound) {
+	part.Rest = nil
+	if len(f) <= want {
+		return f.ids(), nil
+	}
+	part.Rest = f[want:]
+	return f[:want].ids(), &f[want-1]
+}
+
+func (f found) ids() []string {
+	ids := make([]string, len(f))
+	for i, b := range f {
+		ids[i] = b.ID
+	}
+	return ids
 }
 
 // A listing walks the newest signals rather than asking the index when

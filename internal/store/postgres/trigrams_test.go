@@ -143,8 +143,10 @@ func TestSubstringParts(t *testing.T) {
 	for _, q := range qs {
 		folded := model.Fold(q)
 		var after *sqlstore.Bound
+		part := sqlstore.Part{Want: 21}
 		for round := 0; ; round++ {
-			keys, until, ok, err := db.trigramCandidates(ctx, retryingReader{db}, folded, sqlstore.Part{After: after, Round: round, Want: 21}, 1500)
+			part.After, part.Round = after, round
+			keys, until, ok, err := db.trigramCandidates(ctx, retryingReader{db}, folded, &part, 1500)
 			// A walk (not ok) may end with the listing.
 			if err != nil || !ok && round > 0 {
 				t.Fatalf("q=%q part %d: candidates %v, %v", q, round, ok, err)

@@ -29,7 +29,7 @@ const shortCandidates = 1500
 // the folded substring, and adds the signals not indexed yet; the listing
 // checks each for the whole substring. It names every candidate of the
 // listing at once.
-func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, _ sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
+func trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, _ *sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
 	keys, ok, err := candidates(ctx, read, folded, limit)
 	return keys, nil, ok, err
 }

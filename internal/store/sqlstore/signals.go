@@ -125,7 +125,7 @@ func (q *Queries) listPage(ctx context.Context, query string, args []any, limit,
 
 // maxParts bounds how many parts of a listing by substring are looked up
 // in the trigram index (see Trigrams.Candidates) before the rest of it is
-// walked.
+// walked, but for the candidates the index has named already (Part.Rest).
 const maxParts = 12
 
 // listSubstring returns the signals of the page of lq, and the one after
@@ -152,9 +152,9 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 		var keys []string
 		var until *Bound
 		ok := false
-		if part.Round < maxParts {
+		if part.Round < maxParts || part.Rest != nil {
 			var err error
-			if keys, until, ok, err = q.trigramCandidates(ctx, folded, part); err != nil {
+			if keys, until, ok, err = q.trigramCandidates(ctx, folded, &part); err != nil {
 				return nil, err
 			}
 		}
@@ -216,7 +216,7 @@ const orderedCandidates = 100
 // contain the folded substring, and where they end (see
 // Trigrams.Candidates); ok is false when the index cannot narrow the
 // listing down: no index, or too many candidates.
-func (q *Queries) trigramCandidates(ctx context.Context, folded string, part Part) ([]string, *Bound, bool, error) {
+func (q *Queries) trigramCandidates(ctx context.Context, folded string, part *Part) ([]string, *Bound, bool, error) {
 	t := q.dialect.Trigrams
 	if t == nil {
 		return nil, nil, false, nil

@@ -67,7 +67,7 @@ type Trigrams struct {
 	// finds the signals sooner: the listing is then walked in its order
 	// from part.After, down to until when not nil (the index being asked
 	// for the part after it), else to the end. It reads through read.
-	Candidates func(ctx context.Context, read Reader, folded string, part Part, limit int) (keys []string, until *Bound, ok bool, err error)
+	Candidates func(ctx context.Context, read Reader, folded string, part *Part, limit int) (keys []string, until *Bound, ok bool, err error)
 	// In is a condition on one argument, List(keys): the signal's
 	// SignalKey is one of keys.
 	In   string
@@ -91,6 +91,9 @@ type Part struct {
 	// Round counts the parts asked before; Want is how many more
 	// signals the listing needs.
 	Round, Want int
+	// Rest is what Candidates left here for the next part of the same
+	// listing (candidates it found beyond this part, say): nil at first.
+	Rest any
 }
 
 // A Bound is a place in the listing order, at one signal: the signals
