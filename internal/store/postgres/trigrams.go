@@ -17,24 +17,29 @@ import (
 	"signals/internal/store/sqlstore"
 )
 
-// The substring index (migration 0013) holds, for each signal, keys: one
-// for each distinct run of 1, 2, 3 and 5 characters of its folded columns
-// joined, and one for each stretch of time its publication falls in. A
-// substring of one or two characters asks for its own key, one of three or
-// four for those of its runs of three, a longer one for those of its runs
-// of five; a signal holding the substring holds them all.
-var gramLengths = []int{1, 2, 3, 5}
+// The substring index (migrations 0013 and 0014) holds, for each signal,
+// keys: one for each distinct run of 1, 2, 3, 5 and 8 characters of its
+// folded columns joined, and one for each stretch of time its publication
+// falls in. A substring of one or two characters asks for its own key, one
+// of three or four for those of its runs of three, one of five to seven
+// for those of its runs of five, a longer one for those of its runs of
+// five and of eight; a signal holding the substring holds them all. Runs
+// of eight tell apart the many signals holding the same words, or the same
+// sentences of a template, from the few holding them one after the other.
+var gramLengths = []int{1, 2, 3, 5, 8}
 
-// queryGramLength is the length of the runs a substring of n characters is
-// looked up by.
-func queryGramLength(n int) int {
+// queryGramLengths are the lengths of the runs a substring of n characters
+// is looked up by.
+func queryGramLengths(n int) []int {
 	switch {
+	case n >= 8:
+		return []int{5, 8}
 	case n >= 5:
-		return 5
+		return []int{5}
 	case n >= 3:
-		return 3
+		return []int{3}
 	}
-	return n
+	return []int{n}
 }
 
 // gramKey returns the key of a run of characters: a hash of its length and
@@ -94,7 +99,7 @@ func stretchKey(level int, n int64) int32 {
 // distinct.
 func gramKeys(joined string, publishedNS int64) []int32 {
 	runes := []rune(joined)
-	keys := make([]int32, 0, 4*len(runes)+levels)
+	keys := make([]int32, 0, len(gramLengths)*len(runes)+levels)
 	for _, n := range gramLengths {
 		for i := 0; i+n <= len(runes); i++ {
 			keys = append(keys, gramKey(runes[i:i+n]))
@@ -108,13 +113,14 @@ func gramKeys(joined string, publishedNS int64) []int32 {
 }
 
 // substringKeys returns the keys a signal holding the folded substring
-// holds, one for each of its runs, in their order.
+// holds, one for each of its runs.
 func substringKeys(folded string) []int32 {
 	runes := []rune(folded)
-	n := queryGramLength(len(runes))
 	var keys []int32
-	for i := 0; i+n <= len(runes); i++ {
-		keys = append(keys, gramKey(runes[i:i+n]))
+	for _, n := range queryGramLengths(len(runes)) {
+		for i := 0; i+n <= len(runes); i++ {
+			keys = append(keys, gramKey(runes[i:i+n]))
+		}
 	}
 	return keys
 }
@@ -147,36 +153,33 @@ func stretchCover(from, to int64) []int32 {
 // within the listing's limit.
 const partCandidates = 64
 
-// Pieces: a substring is looked up by at most this many of its keys.
-// The index reads every page of a common key's list that holds a
-// candidate of the others, so that each common key asked costs about its
-// whole list: fewer keys from apart in the substring narrow it down
-// sooner than many from one place.
-const pieces = 8
-
 // A part asks the index for every candidate after the part before,
 // rather than for a stretch of time, when it is the first and the sample
 // expects at most globalCandidates in all, or when the part before held
 // fewer than it aimed at (it ended at the start of its stretches, not at a
 // signal): the stretches of a part hold signals from all over the table,
 // so that a part costs the index about as much as the whole listing.
-const globalCandidates = 20000
+const globalCandidates = 5000
 
 // pendingSQL counts the queued signals, up to $1.
 const pendingSQL = `SELECT count(*) FROM (SELECT FROM signal_trigrams_pending LIMIT $1) AS queued`
 
 // trigramCandidates implements sqlstore.Trigrams.Candidates: the signals
-// holding every key that pieces chooses of the substring's runs, and every
-// queued signal, in the listing order. When the sample tells that the whole
-// listing holds more than a part's worth, it asks for the stretches of
-// time after part.After that it expects to hold that many (more for later
-// rounds), and names at most that many, newest first, ending the part at
-// the last it names when there were more. Too many queued signals, and it
-// cannot narrow the listing down.
+// holding every key that the plan chooses of the substring's runs, and
+// every queued signal, in the listing order. When the plan walks, the first
+// part is a walk of the newest signals. When the sample tells that the
+// whole listing holds more than globalCandidates, it asks for the
+// stretches of time after part.After that it expects to hold a part's
+// worth (more for later rounds), and names at most that many, newest
+// first, ending the part at the last it names when there were more; else
+// it names them all at once and hands them out a part at a time. Too many
+// queued signals, and it cannot narrow the listing down.
 func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, part *sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
 	want := max(partCandidates, 2*part.Want)
 	if rest, ok := part.Rest.(found); ok {
-		ids, until := rest.next(part, want)
+		// Twice as many each part: the candidates left are checked in
+		// fewer queries when few of them hold the substring.
+		ids, until := rest.next(part, want<<min(part.Round, 4))
 		return ids, until, true, nil
 	}
 	var queued int
@@ -187,14 +190,13 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		return nil, nil, false, nil
 	}
 	sample := db.sample.Load()
-	if part.Round == 0 {
-		if rows, ok := sample.walk(folded, part.Want); ok {
-			until, err := db.walkEnd(ctx, read, part.After, rows)
-			return nil, until, false, err
-		}
+	plan := sample.plan(folded, part.Want)
+	if part.Round == 0 && plan.walk > 0 {
+		until, err := db.walkEnd(ctx, read, part.After, plan.walk)
+		return nil, until, false, err
 	}
 	want = min(limit-queued, want)
-	keys, share := sample.choose(substringKeys(folded))
+	keys, share := plan.keys, plan.share
 
 	// bounds are the conditions that keep the rows of table t within the
 	// part: after part.After, and from its first stretch of time on.
@@ -290,39 +292,6 @@ func (f found) ids() []string {
 	return ids
 }
 
-// A listing walks the newest signals rather than asking the index when
-// the sample tells that at most walkRows of them hold a page of signals
-// with the substring: walking reads a signal for each entry of the listing
-// order, the index the whole list of each common key asked. It walks twice
-// as many as the sample expects, and asks the index after them.
-const walkRows = 2000
-
-// walk returns how many of the newest signals a listing wanting want
-// signals walks, and false when it asks the index instead: when fewer than
-// walkHits texts of the sample hold the substring, too few to tell how
-// common it is, or when more than walkRows would hold want.
-func (s *trigramSample) walk(folded string, want int) (int, bool) {
-	if s == nil || s.texts == 0 {
-		return 0, false
-	}
-	hits := 0
-	for _, text := range s.joined {
-		if strings.Contains(text, folded) {
-			hits++
-		}
-	}
-	expected := float64(want) * float64(s.texts) / float64(hits)
-	if hits < walkHits || expected > walkRows {
-		return 0, false
-	}
-	return int(2 * expected), true
-}
-
-// walkHits is how many texts of the sample hold a substring, at least, for
-// a listing to walk: the share of those holding it is then known within
-// about a third.
-const walkHits = 10
-
 // walkEnd returns the last of the rows public signals after after (the
 // newest when nil), where a walk ends, and nil when there are fewer.
 func (db *DB) walkEnd(ctx context.Context, read sqlstore.Reader, after *sqlstore.Bound, rows int) (*sqlstore.Bound, error) {
@@ -376,39 +345,6 @@ const (
 	sampleTexts = 2000
 	sampleAge   = 10 * time.Minute
 )
-
-// pieces returns the keys of a substring (in their order) to look it up
-// by: the rarest in the sample of each of pieces stretches of it, and the
-// share of the sample holding them all (at least one text, so that keys
-// the sample missed count as rare, not absent). With no sample, every key
-// is asked and the share is 0.
-func (s *trigramSample) pieces(keys []int32) ([]int32, float64) {
-	if s == nil || s.texts == 0 || len(keys) == 0 {
-		slices.Sort(keys)
-		return slices.Compact(keys), 0
-	}
-	var out []int32
-	for i := range pieces {
-		part := keys[i*len(keys)/pieces : (i+1)*len(keys)/pieces]
-		if len(part) > 0 {
-			out = append(out, slices.MinFunc(part, func(a, b int32) int { return cmp.Compare(s.counts[a], s.counts[b]) }))
-		}
-	}
-	slices.Sort(out)
-	out = slices.Compact(out)
-	return out, float64(max(1, s.holding(out))) / float64(s.texts)
-}
-
-// holding counts the texts of the sample holding every one of keys.
-func (s *trigramSample) holding(keys []int32) int {
-	n := 0
-	for _, text := range s.keys {
-		if !slices.ContainsFunc(keys, func(k int32) bool { _, found := slices.BinarySearch(text, k); return !found }) {
-			n++
-		}
-	}
-	return n
-}
 
 // rangeFrom returns where the part after part.After that holds about
 // signals signals begins, by the sample's publication times, and false
@@ -554,20 +490,61 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// choose returns the keys of a substring to look it up by, and the share
-// of the sample holding them all (at least one text). It takes the keys
-// from the rarest in the sample on: each that costs the index little (a
-// share of at most cheapShare), and each other that the sample tells
-// narrows the candidates down by more than its list costs to read, at
-// most maxKeys in all. With no sample, every key is asked and the share is 0.
-func (s *trigramSample) choose(keys []int32) ([]int32, float64) {
+// A plan is how a listing looks its substring up.
+type plan struct {
+	// keys are those the index is asked for; share estimates how many
+	// of the signals hold them all.
+	keys  []int32
+	share float64
+	// walk, when not 0, is how many of the newest signals the listing
+	// walks before it asks the index.
+	walk int
+}
+
+// Costs, in reads of one entry of a key's list in the index: of naming
+// and checking a candidate (a row of signal_grams, a signal read and
+// checked in a part), and of checking a signal when walking the listing.
+// Measured at 1,000,000 signals (docs/benchmarks.md).
+const (
+	candidateCost = 1000
+	walkCost      = 300
+)
+
+// plan chooses how to look the folded substring up for a listing wanting
+// want signals: by the keys of its runs that make the index cheapest, or
+// by walking the newest signals when that costs less still.
+//
+// The keys are taken from the rarest in the sample on, each when it
+// lowers the cost (reading its list against checking the candidates that
+// it rules out) or its list is short (a share of at most cheapShare). The candidates checked are all of them when the sample
+// holds no text with the substring, and else about as many as a page needs
+// (want, over the share of the candidates that hold the substring). The
+// sample tells how many signals hold the keys chosen until fewer than
+// sureTexts of its texts do; beyond, the keys are taken as independent.
+//
+// With no sample, every key is asked and the share is 0.
+func (s *trigramSample) plan(folded string, want int) plan {
+	keys := substringKeys(folded)
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	if s == nil || s.texts == 0 || len(keys) == 0 {
-		return keys, 0
+		return plan{keys: keys}
+	}
+	texts, rows := float64(s.texts), s.rows
+	hits := 0
+	for _, text := range s.joined {
+		if strings.Contains(text, folded) {
+			hits++
+		}
+	}
+	held := float64(hits) / texts
+	checked := func(share float64) float64 {
+		if hits == 0 {
+			return share * rows
+		}
+		return min(share*rows, float64(want)*share/held)
 	}
 	slices.SortStableFunc(keys, func(a, b int32) int { return cmp.Compare(s.counts[a], s.counts[b]) })
-	texts := float64(s.texts)
 	var out []int32
 	// holding are the texts of the sample holding every key of out.
 	holding := make([]int, s.texts)
@@ -575,6 +552,7 @@ func (s *trigramSample) choose(keys []int32) ([]int32, float64) {
 		holding[i] = i
 	}
 	var next []int
+	share, lists, cost := 1.0, 0.0, math.Inf(1)
 	for _, k := range keys {
 		if len(out) == maxKeys {
 			break
@@ -586,20 +564,34 @@ func (s *trigramSample) choose(keys []int32) ([]int32, float64) {
 			}
 		}
 		own := float64(s.counts[k]) / texts
-		if len(out) == 0 || own <= cheapShare || float64(len(holding)-len(next))/texts*candidateCost > own {
+		nextShare := float64(len(next)) / texts
+		if len(holding) < sureTexts {
+			nextShare = share * own
+		}
+		nextShare = max(nextShare, held, 0.1/texts)
+		c := (lists+own)*rows + checked(nextShare)*candidateCost
+		if c < cost || own <= cheapShare {
 			out = append(out, k)
 			holding, next = next, holding
+			share, lists, cost = nextShare, lists+own, min(cost, c)
 		}
 	}
 	slices.Sort(out)
-	return out, float64(max(1, len(holding))) / texts
+	p := plan{keys: out, share: share}
+	if hits > 0 {
+		if walk := float64(want) / held; walk*walkCost < cost {
+			// Twice what the sample expects, then the index.
+			p.walk = int(2 * walk)
+		}
+	}
+	return p
 }
 
-// A candidate costs the index about candidateCost times what an entry of
-// a key's list does; keys held by at most cheapShare of the signals are
-// always worth asking; at most maxKeys are asked.
+// sureTexts is how many texts of the sample must hold keys for it to tell
+// how many signals do; keys held by at most cheapShare of the signals are
+// always asked, up to maxKeys in all.
 const (
-	candidateCost = 200
-	cheapShare    = 0.01
-	maxKeys       = 12
+	sureTexts  = 5
+	cheapShare = 0.01
+	maxKeys    = 12
 )

@@ -177,3 +177,56 @@ func TestSubstringParts(t *testing.T) {
 	db.sample.Store(nil)
 	t.Run("indexed, no sample", check)
 }
+
+// A plan walks for a substring most signals hold, asks the index for one
+// few hold, by every key that is cheap to read, and asks every key when
+// there is no sample.
+func TestPlan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	words := []string{"the", "model", "release", "agents", "benchmark", "open", "weights", "latency"}
+	s := &trigramSample{counts: map[int32]int32{}, rows: 1_000_000}
+	for i := range 2000 {
+		ws := make([]string, 12)
+		for j := range ws {
+			ws[j] = words[rng.IntN(len(words))]
+		}
+		text := strings.Join(ws, " ")
+		if i%400 == 0 {
+			text += " zygomorphic"
+		}
+		keys := gramKeys(text, 0)
+		for _, k := range keys {
+			s.counts[k]++
+		}
+		s.keys = append(s.keys, keys)
+		s.joined = append(s.joined, text)
+		s.texts++
+	}
+	if p := s.plan("the", 21); p.walk == 0 || p.walk > 200 {
+		t.Errorf("a substring every signal holds: walk %d, want a walk of a few dozen", p.walk)
+	}
+	p := s.plan("zygomorphic", 21)
+	if p.walk != 0 || len(p.keys) == 0 || p.share > 0.01 {
+		t.Errorf("a rare substring: %+v, want keys and no walk", p)
+	}
+	for _, k := range p.keys {
+		if s.counts[k] > 5 {
+			t.Errorf("a rare substring is asked by key %d, held by %d texts of the sample", k, s.counts[k])
+		}
+	}
+	// Words that most texts hold, in an order none holds them in: the
+	// runs across them are rare, and asked.
+	var q string
+	for q == "" || slices.ContainsFunc(s.joined, func(text string) bool { return strings.Contains(text, q) }) {
+		q = words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))]
+	}
+	p = s.plan(q, 21)
+	if p.walk != 0 || p.share > 0.01 {
+		t.Errorf("common words in an order none holds, %q: %+v, want keys and no walk", q, p)
+	}
+	all := substringKeys("weights benchmark agents")
+	slices.Sort(all)
+	if p := (*trigramSample)(nil).plan("weights benchmark agents", 21); !slices.Equal(p.keys, slices.Compact(all)) || p.share != 0 || p.walk != 0 {
+		t.Errorf("no sample: %+v, want every key", p)
+	}
+}
