@@ -17,29 +17,24 @@ import (
 	"signals/internal/store/sqlstore"
 )
 
-// The substring index (migrations 0013 and 0014) holds, for each signal,
-// keys: one for each distinct run of 1, 2, 3, 5 and 8 characters of its
-// folded columns joined, and one for each stretch of time its publication
-// falls in. A substring of one or two characters asks for its own key, one
-// of three or four for those of its runs of three, one of five to seven
-// for those of its runs of five, a longer one for those of its runs of
-// five and of eight; a signal holding the substring holds them all. Runs
-// of eight tell apart the many signals holding the same words, or the same
-// sentences of a template, from the few holding them one after the other.
-var gramLengths = []int{1, 2, 3, 5, 8}
+// The substring index (migration 0013) holds, for each signal, keys: one
+// for each distinct run of 1, 2, 3 and 5 characters of its folded columns
+// joined, and one for each stretch of time its publication falls in. A
+// substring of one or two characters asks for its own key, one of three or
+// four for those of its runs of three, a longer one for those of its runs
+// of five; a signal holding the substring holds them all.
+var gramLengths = []int{1, 2, 3, 5}
 
-// queryGramLengths are the lengths of the runs a substring of n characters
-// is looked up by.
-func queryGramLengths(n int) []int {
+// queryGramLength is the length of the runs a substring of n characters is
+// looked up by.
+func queryGramLength(n int) int {
 	switch {
-	case n >= 8:
-		return []int{5, 8}
 	case n >= 5:
-		return []int{5}
+		return 5
 	case n >= 3:
-		return []int{3}
+		return 3
 	}
-	return []int{n}
+	return n
 }
 
 // gramKey returns the key of a run of characters: a hash of its length and
@@ -113,14 +108,13 @@ func gramKeys(joined string, publishedNS int64) []int32 {
 }
 
 // substringKeys returns the keys a signal holding the folded substring
-// holds, one for each of its runs.
+// holds, one for each of its runs, in their order.
 func substringKeys(folded string) []int32 {
 	runes := []rune(folded)
+	n := queryGramLength(len(runes))
 	var keys []int32
-	for _, n := range queryGramLengths(len(runes)) {
-		for i := 0; i+n <= len(runes); i++ {
-			keys = append(keys, gramKey(runes[i:i+n]))
-		}
+	for i := 0; i+n <= len(runes); i++ {
+		keys = append(keys, gramKey(runes[i:i+n]))
 	}
 	return keys
 }
