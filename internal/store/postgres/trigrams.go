@@ -94,7 +94,7 @@ func stretchKey(level int, n int64) int32 {
 // distinct.
 func gramKeys(joined string, publishedNS int64) []int32 {
 	runes := []rune(joined)
-	keys := make([]int32, 0, len(gramLengths)*len(runes)+levels)
+	keys := make([]int32, 0, 4*len(runes)+levels)
 	for _, n := range gramLengths {
 		for i := 0; i+n <= len(runes); i++ {
 			keys = append(keys, gramKey(runes[i:i+n]))
@@ -153,27 +153,23 @@ const partCandidates = 64
 // fewer than it aimed at (it ended at the start of its stretches, not at a
 // signal): the stretches of a part hold signals from all over the table,
 // so that a part costs the index about as much as the whole listing.
-const globalCandidates = 5000
+const globalCandidates = 20000
 
 // pendingSQL counts the queued signals, up to $1.
 const pendingSQL = `SELECT count(*) FROM (SELECT FROM signal_trigrams_pending LIMIT $1) AS queued`
 
 // trigramCandidates implements sqlstore.Trigrams.Candidates: the signals
-// holding every key that the plan chooses of the substring's runs, and
-// every queued signal, in the listing order. When the plan walks, the first
-// part is a walk of the newest signals. When the sample tells that the
-// whole listing holds more than globalCandidates, it asks for the
-// stretches of time after part.After that it expects to hold a part's
-// worth (more for later rounds), and names at most that many, newest
-// first, ending the part at the last it names when there were more; else
-// it names them all at once and hands them out a part at a time. Too many
-// queued signals, and it cannot narrow the listing down.
+// holding every key that choose takes of the substring's runs, and every
+// queued signal, in the listing order. When the sample tells that the whole
+// listing holds more than a part's worth, it asks for the stretches of
+// time after part.After that it expects to hold that many (more for later
+// rounds), and names at most that many, newest first, ending the part at
+// the last it names when there were more. Too many queued signals, and it
+// cannot narrow the listing down.
 func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, part *sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
 	want := max(partCandidates, 2*part.Want)
 	if rest, ok := part.Rest.(found); ok {
-		// Twice as many each part: the candidates left are checked in
-		// fewer queries when few of them hold the substring.
-		ids, until := rest.next(part, want<<min(part.Round, 4))
+		ids, until := rest.next(part, want)
 		return ids, until, true, nil
 	}
 	var queued int
@@ -184,13 +180,14 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		return nil, nil, false, nil
 	}
 	sample := db.sample.Load()
-	plan := sample.plan(folded, part.Want)
-	if part.Round == 0 && plan.walk > 0 {
-		until, err := db.walkEnd(ctx, read, part.After, plan.walk)
-		return nil, until, false, err
+	if part.Round == 0 {
+		if rows, ok := sample.walk(folded, part.Want); ok {
+			until, err := db.walkEnd(ctx, read, part.After, rows)
+			return nil, until, false, err
+		}
 	}
 	want = min(limit-queued, want)
-	keys, share := plan.keys, plan.share
+	keys, share := sample.choose(substringKeys(folded))
 
 	// bounds are the conditions that keep the rows of table t within the
 	// part: after part.After, and from its first stretch of time on.
@@ -285,6 +282,39 @@ func (f found) ids() []string {
 	}
 	return ids
 }
+
+// A listing walks the newest signals rather than asking the index when
+// the sample tells that at most walkRows of them hold a page of signals
+// with the substring: walking reads a signal for each entry of the listing
+// order, the index the whole list of each common key asked. It walks twice
+// as many as the sample expects, and asks the index after them.
+const walkRows = 2000
+
+// walk returns how many of the newest signals a listing wanting want
+// signals walks, and false when it asks the index instead: when fewer than
+// walkHits texts of the sample hold the substring, too few to tell how
+// common it is, or when more than walkRows would hold want.
+func (s *trigramSample) walk(folded string, want int) (int, bool) {
+	if s == nil || s.texts == 0 {
+		return 0, false
+	}
+	hits := 0
+	for _, text := range s.joined {
+		if strings.Contains(text, folded) {
+			hits++
+		}
+	}
+	expected := float64(want) * float64(s.texts) / float64(hits)
+	if hits < walkHits || expected > walkRows {
+		return 0, false
+	}
+	return int(2 * expected), true
+}
+
+// walkHits is how many texts of the sample hold a substring, at least, for
+// a listing to walk: the share of those holding it is then known within
+// about a third.
+const walkHits = 10
 
 // walkEnd returns the last of the rows public signals after after (the
 // newest when nil), where a walk ends, and nil when there are fewer.
@@ -484,61 +514,20 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// A plan is how a listing looks its substring up.
-type plan struct {
-	// keys are those the index is asked for; share estimates how many
-	// of the signals hold them all.
-	keys  []int32
-	share float64
-	// walk, when not 0, is how many of the newest signals the listing
-	// walks before it asks the index.
-	walk int
-}
-
-// Costs, in reads of one entry of a key's list in the index: of naming
-// and checking a candidate (a row of signal_grams, a signal read and
-// checked in a part), and of checking a signal when walking the listing.
-// Measured at 1,000,000 signals (docs/benchmarks.md).
-const (
-	candidateCost = 1000
-	walkCost      = 300
-)
-
-// plan chooses how to look the folded substring up for a listing wanting
-// want signals: by the keys of its runs that make the index cheapest, or
-// by walking the newest signals when that costs less still.
-//
-// The keys are taken from the rarest in the sample on, each when it
-// lowers the cost (reading its list against checking the candidates that
-// it rules out) or its list is short (a share of at most cheapShare). The candidates checked are all of them when the sample
-// holds no text with the substring, and else about as many as a page needs
-// (want, over the share of the candidates that hold the substring). The
-// sample tells how many signals hold the keys chosen until fewer than
-// sureTexts of its texts do; beyond, the keys are taken as independent.
-//
-// With no sample, every key is asked and the share is 0.
-func (s *trigramSample) plan(folded string, want int) plan {
-	keys := substringKeys(folded)
+// choose returns the keys of a substring to look it up by, and the share
+// of the sample holding them all (at least one text). It takes the keys
+// from the rarest in the sample on: each that costs the index little (a
+// share of at most cheapShare), and each other that the sample tells
+// narrows the candidates down by more than its list costs to read, at
+// most maxKeys in all. With no sample, every key is asked and the share is 0.
+func (s *trigramSample) choose(keys []int32) ([]int32, float64) {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	if s == nil || s.texts == 0 || len(keys) == 0 {
-		return plan{keys: keys}
-	}
-	texts, rows := float64(s.texts), s.rows
-	hits := 0
-	for _, text := range s.joined {
-		if strings.Contains(text, folded) {
-			hits++
-		}
-	}
-	held := float64(hits) / texts
-	checked := func(share float64) float64 {
-		if hits == 0 {
-			return share * rows
-		}
-		return min(share*rows, float64(want)*share/held)
+		return keys, 0
 	}
 	slices.SortStableFunc(keys, func(a, b int32) int { return cmp.Compare(s.counts[a], s.counts[b]) })
+	texts := float64(s.texts)
 	var out []int32
 	// holding are the texts of the sample holding every key of out.
 	holding := make([]int, s.texts)
@@ -546,7 +535,6 @@ func (s *trigramSample) plan(folded string, want int) plan {
 		holding[i] = i
 	}
 	var next []int
-	share, lists, cost := 1.0, 0.0, math.Inf(1)
 	for _, k := range keys {
 		if len(out) == maxKeys {
 			break
@@ -558,34 +546,20 @@ func (s *trigramSample) plan(folded string, want int) plan {
 			}
 		}
 		own := float64(s.counts[k]) / texts
-		nextShare := float64(len(next)) / texts
-		if len(holding) < sureTexts {
-			nextShare = share * own
-		}
-		nextShare = max(nextShare, held, 0.1/texts)
-		c := (lists+own)*rows + checked(nextShare)*candidateCost
-		if c < cost || own <= cheapShare {
+		if len(out) == 0 || own <= cheapShare || float64(len(holding)-len(next))/texts*candidateCost > own {
 			out = append(out, k)
 			holding, next = next, holding
-			share, lists, cost = nextShare, lists+own, min(cost, c)
 		}
 	}
 	slices.Sort(out)
-	p := plan{keys: out, share: share}
-	if hits > 0 {
-		if walk := float64(want) / held; walk*walkCost < cost {
-			// Twice what the sample expects, then the index.
-			p.walk = int(2 * walk)
-		}
-	}
-	return p
+	return out, float64(max(1, len(holding))) / texts
 }
 
-// sureTexts is how many texts of the sample must hold keys for it to tell
-// how many signals do; keys held by at most cheapShare of the signals are
-// always asked, up to maxKeys in all.
+// A candidate costs the index about candidateCost times what an entry of
+// a key's list does; keys held by at most cheapShare of the signals are
+// always worth asking; at most maxKeys are asked.
 const (
-	sureTexts  = 5
-	cheapShare = 0.01
-	maxKeys    = 12
+	candidateCost = 200
+	cheapShare    = 0.01
+	maxKeys       = 12
 )
