@@ -73,7 +73,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	db.sql.SetMaxIdleConns(db.idle)
 	db.Queries = sqlstore.New(retryingReader{db}, db.sql, sqlstore.Dialect{
 		Numbered:   true,
-		PublicOnly: `status = 'public' AND NOT market_only`,
+		PublicOnly: publicOnly,
 		Position:   "strpos",
 		SignalKey:  "id",
 		VectorKey:  "signal_id",
@@ -89,6 +89,10 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	})
 	return db, nil
 }
+
+// publicOnly is the predicate of the partial listing indexes (0005): the
+// signals a listing shows.
+const publicOnly = `status = 'public' AND NOT market_only`
 
 // vectors are REAL[], read in their binary form (array_send), since the
 // database/sql adapter returns arrays as text.

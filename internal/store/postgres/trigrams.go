@@ -319,7 +319,7 @@ const walkHits = 10
 // walkEnd returns the last of the rows public signals after after (the
 // newest when nil), where a walk ends, and nil when there are fewer.
 func (db *DB) walkEnd(ctx context.Context, read sqlstore.Reader, after *sqlstore.Bound, rows int) (*sqlstore.Bound, error) {
-	query := `SELECT published_ns, id FROM signals WHERE status = 'public' AND NOT market_only`
+	query := `SELECT published_ns, id FROM signals WHERE ` + publicOnly
 	args := []any{rows - 1}
 	if after != nil {
 		query += ` AND (published_ns, id) < ($2, $3)`
@@ -397,8 +397,7 @@ func (db *DB) sampleTrigrams(ctx context.Context) error {
 		WHERE oid = 'signal_grams'::regclass`).Scan(&rows); err != nil {
 		return err
 	}
-	res, err := db.pool.Query(ctx, `SELECT g.keys, g.published_ns,
-			s.fold_text || E'\n' || s.fold_author || E'\n' || s.fold_headline
+	res, err := db.pool.Query(ctx, `SELECT g.keys, g.published_ns, `+joinedColumns+`
 		FROM signal_grams g TABLESAMPLE SYSTEM ((
 			SELECT least(100, 100 * $1 / greatest(reltuples, 1)) FROM pg_class
 			WHERE oid = 'signal_grams'::regclass)) JOIN signals s USING (id) LIMIT $1`, sampleTexts)
@@ -430,6 +429,10 @@ func (db *DB) sampleTrigrams(ctx context.Context) error {
 	db.sample.Store(s)
 	return nil
 }
+
+// joinedColumns are a signal's folded columns joined, as its keys are
+// made of (gramKeys) and the sample looks substrings up in.
+const joinedColumns = `fold_text || E'\n' || fold_author || E'\n' || fold_headline`
 
 // trigramBatch is how many queued signals one transaction indexes.
 const trigramBatch = 500
@@ -489,7 +492,7 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 			return err
 		}
 		n = len(ids)
-		rows, err = tx.Query(ctx, `SELECT id, published_ns, fold_text || E'\n' || fold_author || E'\n' || fold_headline
+		rows, err = tx.Query(ctx, `SELECT id, published_ns, `+joinedColumns+`
 			FROM signals WHERE id = ANY ($1)`, ids)
 		if err != nil {
 			return err
