@@ -184,12 +184,15 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 			// offset itself.
 			limit, skip, skipped = lq.PageSize+1, offset, offset
 		}
-		page, err := q.listPage(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+w+orderSignals+` LIMIT ? OFFSET ?`,
-			a, limit, skip)
-		if err != nil {
-			return nil, err
+		if !ok || len(keys) > 0 {
+			// A part without candidates holds no signal to read.
+			page, err := q.listPage(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+w+orderSignals+` LIMIT ? OFFSET ?`,
+				a, limit, skip)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, page...)
 		}
-		list = append(list, page...)
 		part.Round++
 		if until == nil || skipped+len(list) >= need {
 			break
