@@ -148,11 +148,11 @@ func stretchCover(from, to int64) []int32 {
 const partCandidates = 64
 
 // A part asks the index for every candidate after the part before,
-// rather than for a stretch of time, when it is the first and the sample
-// expects at most globalCandidates in all, or when the part before held
-// fewer than it aimed at (it ended at the start of its stretches, not at a
-// signal): the stretches of a part hold signals from all over the table,
-// so that a part costs the index about as much as the whole listing.
+// rather than for a stretch of time, when the sample expects at most
+// globalCandidates of them and tells that naming them all costs less than
+// asking for stretches of time part after part (plan): the stretches of a
+// part hold signals from all over the table, so that each part reads about
+// as much of the keys' lists as the whole listing does.
 const globalCandidates = 20000
 
 // pendingSQL counts the queued signals, up to $1.
@@ -160,16 +160,16 @@ const pendingSQL = `SELECT count(*) FROM (SELECT FROM signal_trigrams_pending LI
 
 // trigramCandidates implements sqlstore.Trigrams.Candidates: the signals
 // holding every key that choose takes of the substring's runs, and every
-// queued signal, in the listing order. When the sample tells that the whole
-// listing holds more than a part's worth, it asks for the stretches of
-// time after part.After that it expects to hold that many (more for later
-// rounds), and names at most that many, newest first, ending the part at
-// the last it names when there were more. Too many queued signals, and it
-// cannot narrow the listing down.
+// queued signal, in the listing order. Unless the sample tells that naming
+// every candidate of the rest of the listing at once costs less (plan), it
+// asks for the stretches of time after part.After that it expects to hold
+// a part's worth (more for later rounds), and names at most that many,
+// newest first, ending the part at the last it names when there were
+// more. Too many queued signals, and it cannot narrow the listing down.
 func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folded string, part *sqlstore.Part, limit int) ([]string, *sqlstore.Bound, bool, error) {
 	want := max(partCandidates, 2*part.Want)
-	if rest, ok := part.Rest.(found); ok {
-		ids, until := rest.next(part, want)
+	if rest, ok := part.Rest.(*found); ok {
+		ids, until := rest.next(part, want, limit)
 		return ids, until, true, nil
 	}
 	var queued int
@@ -180,14 +180,15 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		return nil, nil, false, nil
 	}
 	sample := db.sample.Load()
-	if part.Round == 0 {
-		if rows, ok := sample.walk(folded, part.Want); ok {
-			until, err := db.walkEnd(ctx, read, part.After, rows)
-			return nil, until, false, err
-		}
-	}
 	want = min(limit-queued, want)
-	keys, share := sample.choose(substringKeys(folded))
+	keys, share, holding := sample.choose(substringKeys(folded))
+	// global: the part is the rest of the listing, whose candidates the
+	// index names at once; the first part may walk instead.
+	walk, global := sample.plan(folded, keys, share, holding, *part, want)
+	if walk > 0 {
+		until, err := db.walkEnd(ctx, read, part.After, walk)
+		return nil, until, false, err
+	}
 
 	// bounds are the conditions that keep the rows of table t within the
 	// part: after part.After, and from its first stretch of time on.
@@ -200,7 +201,7 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 	stretches := ""
 	var until *sqlstore.Bound
 	signals := float64(want) / share * math.Pow(4, float64(part.Round))
-	if part.Round == 0 && sample != nil && share*sample.rows <= globalCandidates || part.Round > 0 && part.After.ID == "" {
+	if global {
 		signals = math.Inf(1)
 	}
 	if from, ok := sample.rangeFrom(*part, signals); ok {
@@ -238,7 +239,7 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		return nil, nil, false, err
 	}
 	defer rows.Close()
-	var all found
+	var all []sqlstore.Bound
 	for rows.Next() {
 		var b sqlstore.Bound
 		if err := rows.Scan(&b.ID, &b.PublishedNS); err != nil {
@@ -254,40 +255,58 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		all = all[:want]
 		until = &all[want-1]
 	} else if stretches == "" {
-		ids, until := all.next(part, want)
+		ids, until := (&found{list: all}).next(part, want, limit)
 		return ids, until, true, nil
 	}
-	return all.ids(), until, true, nil
+	ids := make([]string, len(all))
+	for i, b := range all {
+		ids[i] = b.ID
+	}
+	return ids, until, true, nil
 }
 
 // found are candidates of the rest of a listing, in its order, not yet
-// named.
-type found []sqlstore.Bound
-
-// next names up to want of the candidates as a part, which ends at the last
-// it names, and leaves the others in part.Rest for the part after it.
-func (f found) next(part *sqlstore.Part, want int) ([]string, *sqlstore.Bound) {
-	part.Rest = nil
-	if len(f) <= want {
-		return f.ids(), nil
-	}
-	part.Rest = f[want:]
-	return f[:want].ids(), &f[want-1]
+// named, and how many candidates were named since the listing wanted
+// wanted signals.
+type found struct {
+	list          []sqlstore.Bound
+	named, wanted int
 }
 
-func (f found) ids() []string {
-	ids := make([]string, len(f))
-	for i, b := range f {
+// next names candidates as a part, which ends at the last it names, and
+// leaves the others in part.Rest for the part after it: at least want, and
+// as many as those named before tell hold the signals the listing still
+// wants (twice as many as before when they held none), at most limit.
+func (f *found) next(part *sqlstore.Part, want, limit int) ([]string, *sqlstore.Bound) {
+	if f.named == 0 {
+		f.wanted = part.Want
+	} else if held := f.wanted - part.Want; held > 0 {
+		want = max(want, int(math.Ceil(1.25*float64(part.Want*f.named)/float64(held))))
+	} else {
+		want = max(want, 2*f.named)
+	}
+	n := min(want, limit, len(f.list))
+	ids := make([]string, n)
+	for i, b := range f.list[:n] {
 		ids[i] = b.ID
 	}
-	return ids
+	part.Rest = nil
+	if n == len(f.list) {
+		return ids, nil
+	}
+	until := &f.list[n-1]
+	f.list = f.list[n:]
+	f.named += n
+	part.Rest = f
+	return ids, until
 }
 
-// A listing walks the newest signals rather than asking the index when
+// A listing may walk the newest signals rather than ask the index when
 // the sample tells that at most walkRows of them hold a page of signals
-// with the substring: walking reads a signal for each entry of the listing
-// order, the index the whole list of each common key asked. It walks twice
-// as many as the sample expects, and asks the index after them.
+// with the substring, and it does when that costs less (plan): walking
+// reads a signal for each entry of the listing order, the index the whole
+// list of each key asked. It walks twice as many as the sample expects,
+// and asks the index after them.
 const walkRows = 2000
 
 // walk returns how many of the newest signals a listing wanting want
@@ -310,6 +329,67 @@ func (s *trigramSample) walk(folded string, want int) (int, bool) {
 	}
 	return int(2 * expected), true
 }
+
+// plan returns how many of the newest signals the first part of a
+// listing walks (0 when it asks the index), and whether the index names
+// every candidate of the rest of the listing at once rather than a part at
+// a time, by what the sample tells each costs, in candidates read: reading
+// the lists of keys (candidateCost entries cost about a candidate), the
+// candidates, and walking (walkCost a signal). Parts of partWant
+// candidates each read the keys' lists again, and the more of them, the
+// fewer of the candidates hold the substring. With no sample, the index
+// names every candidate.
+func (s *trigramSample) plan(folded string, keys []int32, share float64, holding []int, part sqlstore.Part, partWant int) (walk int, global bool) {
+	if s == nil || s.texts == 0 {
+		return 0, true
+	}
+	lists, candidates := 0.0, share*s.rows
+	for _, k := range keys {
+		lists += float64(s.counts[k]) / float64(s.texts) * s.rows / candidateCost
+		if s.counts[k] == 0 {
+			// No text holds it: it is rarer than the sample tells.
+			candidates = min(candidates, s.rows/float64(s.texts)/4)
+		}
+	}
+	candidates *= s.after(part.After)
+	// Of the candidates, about as many hold the substring as of the texts
+	// holding the keys, or one in a hundred when too few texts tell.
+	rate := 0.01
+	if len(holding) >= 5 {
+		hits := 0
+		for _, i := range holding {
+			if strings.Contains(s.joined[i], folded) {
+				hits++
+			}
+		}
+		rate = float64(max(hits, 1)) / float64(len(holding))
+	}
+	parts := 1.0
+	if needed := float64(part.Want) / rate; needed > float64(partWant) {
+		parts += math.Ceil(math.Log(needed/float64(partWant)) / math.Log(4))
+	}
+	globalCost := lists + min(candidates, globalCandidates)
+	partsCost := parts * (lists + float64(partWant))
+	if part.Round == 0 {
+		if rows, ok := s.walk(folded, part.Want); ok && float64(rows)/2*walkCost < min(globalCost, partsCost) {
+			return rows, false
+		}
+	}
+	return 0, candidates <= globalCandidates && globalCost <= partsCost
+}
+
+// after returns the share of the sample published after b in the listing
+// order (all of it when b is nil).
+func (s *trigramSample) after(b *sqlstore.Bound) float64 {
+	if b == nil {
+		return 1
+	}
+	first, _ := slices.BinarySearchFunc(s.published, b.PublishedNS, func(p, ns int64) int { return cmp.Compare(ns, p) })
+	return float64(len(s.published)-first) / float64(len(s.published))
+}
+
+// walkCost is what walking a signal costs, in candidates read.
+const walkCost = 4
 
 // walkHits is how many texts of the sample hold a substring, at least, for
 // a listing to walk: the share of those holding it is then known within
@@ -517,17 +597,18 @@ func (db *DB) indexTrigramBatch(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// choose returns the keys of a substring to look it up by, and the share
-// of the sample holding them all (at least one text). It takes the keys
-// from the rarest in the sample on: each that costs the index little (a
-// share of at most cheapShare), and each other that the sample tells
-// narrows the candidates down by more than its list costs to read, at
-// most maxKeys in all. With no sample, every key is asked and the share is 0.
-func (s *trigramSample) choose(keys []int32) ([]int32, float64) {
+// choose returns the keys of a substring to look it up by, the share of
+// the sample holding them all (at least one text), and the texts of the
+// sample holding them. It takes the keys from the rarest in the sample on:
+// each that costs the index little (a share of at most cheapShare), and
+// each other that the sample tells narrows the candidates down by more
+// than its list costs to read, at most maxKeys in all. With no sample,
+// every key is asked and the share is 0.
+func (s *trigramSample) choose(keys []int32) ([]int32, float64, []int) {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	if s == nil || s.texts == 0 || len(keys) == 0 {
-		return keys, 0
+		return keys, 0, nil
 	}
 	slices.SortStableFunc(keys, func(a, b int32) int { return cmp.Compare(s.counts[a], s.counts[b]) })
 	texts := float64(s.texts)
@@ -555,7 +636,7 @@ func (s *trigramSample) choose(keys []int32) ([]int32, float64) {
 		}
 	}
 	slices.Sort(out)
-	return out, float64(max(1, len(holding))) / texts
+	return out, float64(max(1, len(holding))) / texts, holding
 }
 
 // A candidate costs the index about candidateCost times what an entry of

@@ -138,44 +138,56 @@ func TestSubstringParts(t *testing.T) {
 	t.Run("indexed", check)
 	// A common substring is looked up a part at a time, each part naming
 	// every candidate within it, after a walk of the newest signals when
-	// the sample tells that they hold a page.
-	parts, walks, named := 0, 0, 0
-	for _, q := range qs {
-		folded := model.Fold(q)
-		var after *sqlstore.Bound
-		part := sqlstore.Part{Want: 21}
-		for round := 0; ; round++ {
-			part.After, part.Round = after, round
-			if part.Rest != nil {
-				named++ // handed out of what the index named before
-			}
-			keys, until, ok, err := db.trigramCandidates(ctx, retryingReader{db}, folded, &part, 1500)
-			// A walk (not ok) may end with the listing.
-			if err != nil || !ok && round > 0 {
-				t.Fatalf("q=%q part %d: candidates %v, %v", q, round, ok, err)
-			}
-			for _, s := range sigs {
-				if !ok {
-					walks++
+	// the sample tells that walking costs less.
+	lookUp := func(t *testing.T) (parts, walks, named int) {
+		for _, q := range qs {
+			folded := model.Fold(q)
+			var after *sqlstore.Bound
+			part := sqlstore.Part{Want: 21}
+			for round := 0; ; round++ {
+				part.After, part.Round = after, round
+				if part.Rest != nil {
+					named++ // handed out of what the index named before
+				}
+				keys, until, ok, err := db.trigramCandidates(ctx, retryingReader{db}, folded, &part, 1500)
+				// A walk (not ok) may end with the listing.
+				if err != nil || !ok && round > 0 {
+					t.Fatalf("q=%q part %d: candidates %v, %v", q, round, ok, err)
+				}
+				for _, s := range sigs {
+					if !ok {
+						walks++
+						break
+					}
+					f := s.Folded()
+					at := sqlstore.Bound{PublishedNS: s.PublishedAt.NS, ID: s.ID}
+					in := (after == nil || after.Before(at)) && (until == nil || !until.Before(at))
+					if in && (strings.Contains(f.Text, folded) || strings.Contains(f.AuthorName, folded) || strings.Contains(f.AuthorHeadline, folded)) &&
+						!slices.Contains(keys, s.ID) {
+						t.Errorf("q=%q part %d: candidates miss %s", q, round, s.ID)
+					}
+				}
+				if until == nil {
 					break
 				}
-				f := s.Folded()
-				at := sqlstore.Bound{PublishedNS: s.PublishedAt.NS, ID: s.ID}
-				in := (after == nil || after.Before(at)) && (until == nil || !until.Before(at))
-				if in && (strings.Contains(f.Text, folded) || strings.Contains(f.AuthorName, folded) || strings.Contains(f.AuthorHeadline, folded)) &&
-					!slices.Contains(keys, s.ID) {
-					t.Errorf("q=%q part %d: candidates miss %s", q, round, s.ID)
-				}
+				parts++
+				after = until
 			}
-			if until == nil {
-				break
-			}
-			parts++
-			after = until
 		}
+		return parts, walks, named
 	}
-	if parts == 0 || walks == 0 || named == 0 {
-		t.Errorf("%d parts looked up, %d walks, %d parts named before: want all", parts, walks, named)
+	if parts, _, named := lookUp(t); parts == 0 || named == 0 {
+		t.Errorf("%d parts looked up, %d parts named before: want both", parts, named)
+	}
+	// A sample that tells of a large table, where reading every candidate
+	// costs more than walking the newest signals for the commonest
+	// substrings, and than asking for stretches of time for the others.
+	large := *db.sample.Load()
+	large.rows *= 1000
+	db.sample.Store(&large)
+	t.Run("indexed, sampled as large", check)
+	if parts, walks, _ := lookUp(t); parts == 0 || walks == 0 {
+		t.Errorf("%d parts looked up, %d walks: want both", parts, walks)
 	}
 	db.sample.Store(nil)
 	t.Run("indexed, no sample", check)
