@@ -381,11 +381,17 @@ func (s *trigramSample) plan(folded string, keys []int32, share float64, holding
 // after returns the share of the sample published after b in the listing
 // order (all of it when b is nil).
 func (s *trigramSample) after(b *sqlstore.Bound) float64 {
+	return float64(len(s.published)-s.first(b)) / float64(len(s.published))
+}
+
+// first returns the index in the sample's publication times, newest first,
+// of the first published after b (0 when b is nil).
+func (s *trigramSample) first(b *sqlstore.Bound) int {
 	if b == nil {
-		return 1
+		return 0
 	}
-	first, _ := slices.BinarySearchFunc(s.published, b.PublishedNS, func(p, ns int64) int { return cmp.Compare(ns, p) })
-	return float64(len(s.published)-first) / float64(len(s.published))
+	i, _ := slices.BinarySearchFunc(s.published, b.PublishedNS, func(p, ns int64) int { return cmp.Compare(ns, p) })
+	return i
 }
 
 // walkCost is what walking a signal costs, in candidates read.
@@ -457,12 +463,8 @@ func (s *trigramSample) rangeFrom(part sqlstore.Part, signals float64) (int64, b
 	if s == nil || s.texts == 0 || math.IsInf(signals, 0) || math.IsNaN(signals) {
 		return 0, false
 	}
-	first := 0
-	if part.After != nil {
-		first, _ = slices.BinarySearchFunc(s.published, part.After.PublishedNS, func(p, ns int64) int { return cmp.Compare(ns, p) })
-	}
 	perText := s.rows / float64(s.texts)
-	i := first + int(math.Ceil(signals/perText))
+	i := s.first(part.After) + int(math.Ceil(signals/perText))
 	if i >= len(s.published) {
 		return 0, false
 	}
