@@ -258,11 +258,16 @@ func (db *DB) trigramCandidates(ctx context.Context, read sqlstore.Reader, folde
 		ids, until := (&found{list: all}).next(part, want, limit)
 		return ids, until, true, nil
 	}
-	ids := make([]string, len(all))
-	for i, b := range all {
+	return ids(all), until, true, nil
+}
+
+// ids returns the ids of bounds.
+func ids(bounds []sqlstore.Bound) []string {
+	ids := make([]string, len(bounds))
+	for i, b := range bounds {
 		ids[i] = b.ID
 	}
-	return ids, until, true, nil
+	return ids
 }
 
 // found are candidates of the rest of a listing, in its order, not yet
@@ -286,19 +291,16 @@ func (f *found) next(part *sqlstore.Part, want, limit int) ([]string, *sqlstore.
 		want = max(want, 2*f.named)
 	}
 	n := min(want, limit, len(f.list))
-	ids := make([]string, n)
-	for i, b := range f.list[:n] {
-		ids[i] = b.ID
-	}
+	named := ids(f.list[:n])
 	part.Rest = nil
 	if n == len(f.list) {
-		return ids, nil
+		return named, nil
 	}
 	until := &f.list[n-1]
 	f.list = f.list[n:]
 	f.named += n
 	part.Rest = f
-	return ids, until
+	return named, until
 }
 
 // A listing may walk the newest signals rather than ask the index when
@@ -306,8 +308,12 @@ func (f *found) next(part *sqlstore.Part, want, limit int) ([]string, *sqlstore.
 // with the substring, and it does when that costs less (plan): walking
 // reads a signal for each entry of the listing order, the index the whole
 // list of each key asked. It walks twice as many as the sample expects,
-// and asks the index after them.
-const walkRows = 2000
+// and asks the index after them. Walking a signal costs about walkCost
+// candidates read.
+const (
+	walkRows = 2000
+	walkCost = 4
+)
 
 // walk returns how many of the newest signals a listing wanting want
 // signals walks, and false when it asks the index instead: when fewer than
@@ -393,9 +399,6 @@ func (s *trigramSample) first(b *sqlstore.Bound) int {
 	i, _ := slices.BinarySearchFunc(s.published, b.PublishedNS, func(p, ns int64) int { return cmp.Compare(ns, p) })
 	return i
 }
-
-// walkCost is what walking a signal costs, in candidates read.
-const walkCost = 4
 
 // walkHits is how many texts of the sample hold a substring, at least, for
 // a listing to walk: the share of those holding it is then known within
