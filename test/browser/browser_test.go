@@ -189,7 +189,9 @@ func (b *browser) eval(expr string, out any) {
 }
 
 // waitFor waits until a JavaScript condition holds (DevTools evaluates it
-// even with the page's scripts off).
+// even with the page's scripts off) and htmx, when it runs, has settled: it
+// processes swapped-in content (boosting its links) as the swap settles,
+// and a link clicked before then is followed by a full page load.
 func (b *browser) waitFor(what, cond string) {
 	b.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
@@ -197,7 +199,8 @@ func (b *browser) waitFor(what, cond string) {
 		// A plain navigation replaces the document under an evaluation:
 		// such an error only means "not yet".
 		var ok bool
-		err := chromedp.Run(b.ctx, chromedp.Evaluate(`document.readyState === 'complete' && (`+cond+`)`, &ok))
+		err := chromedp.Run(b.ctx, chromedp.Evaluate(`document.readyState === 'complete' && (`+cond+`) &&
+			document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling') === null`, &ok))
 		if err == nil && ok {
 			return
 		}
