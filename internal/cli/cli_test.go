@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -98,9 +97,15 @@ func TestEvalSearchReports(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval-search: %d %s", code, errs)
 	}
-	for _, want := range []string{"builtin/", "recall at 0.85", "precision", "nDCG@10"} {
+	for _, want := range []string{"builtin/", "relevance >= 0.85", "recall", "precision", "no match", "off-topic matches", "nDCG@10"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval-search output lacks %q:\n%s", want, out)
+		}
+	}
+	// Every bundled set, each beside the BM25 baseline.
+	for _, set := range []string{"eval.json", "eval-asks.json", "eval-unseen.json"} {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(set) + `\s+\d+\s+scorer\s+[0-9.]+\s+[0-9.]+\s+\d+ of \d+\s+\d+\s+[0-9.]+\s+[0-9.]+\n\s+BM25\s+[0-9.]+`).MatchString(out) {
+			t.Errorf("eval-search output has no figures for %s beside BM25:\n%s", set, out)
 		}
 	}
 }
@@ -140,16 +145,19 @@ func TestEvalSearchFitsTheOpenAICalibration(t *testing.T) {
 		t.Fatalf("fitted threshold %q slope %q", m[1], m[2])
 	}
 	figures := func(out string) string {
-		i := strings.Index(out, "recall at")
+		i := strings.Index(out, "\nset ")
 		if i < 0 {
 			t.Fatalf("no figures in:\n%s", out)
 		}
 		return out[i:]
 	}
 	fitted := figures(out)
-	var precision float64
-	if _, err := fmt.Sscanf(fitted[strings.Index(fitted, "precision"):], "precision %f", &precision); err != nil || precision < 0.6 {
-		t.Errorf("fitted precision %v (%v), want at least 0.60:\n%s", precision, err, out)
+	m2 := regexp.MustCompile(`(?m)^eval.json\s+\d+\s+scorer\s+[0-9.]+\s+([0-9.]+)`).FindStringSubmatch(fitted)
+	if m2 == nil {
+		t.Fatalf("no figures for eval.json:\n%s", out)
+	}
+	if precision, err := strconv.ParseFloat(m2[1], 64); err != nil || precision < 0.6 {
+		t.Errorf("fitted precision %v (%v), want at least 0.60:\n%s", m2[1], err, out)
 	}
 
 	// The printed settings, read from the environment, give the same figures;

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"signals/internal/app"
 	"signals/internal/demo"
@@ -17,18 +20,20 @@ import (
 	"signals/internal/store/sqlite"
 )
 
-// evalSearch measures the configured scorer on the labelled evaluation set
-// over the bundled demo data: recall of the labelled signals at the cutoff,
-// precision of the matches and nDCG@10. With --fit it first fits the
-// scorer's calibration on the set: the openai provider's two settings are
+// evalSearch measures the configured scorer on the labelled evaluation sets
+// over the bundled demo data, on what a search returns (the matches at the
+// cutoff): recall of the grade-2 signals, precision, on-topic queries with
+// no match, off-topic matches and nDCG@10, each set beside the BM25
+// baseline on the same labels. With --fit it first fits the scorer's
+// calibration on the fit sets: the openai provider's two settings are
 // printed, the builtin calibration is printed or, with --write, written to
 // the file the binary embeds.
 func evalSearch(ctx context.Context, args []string, env Env) error {
 	c := newScratchCommand("eval-search", env)
 	c.searchFlags()
-	set := c.fs.String("set", "", "an evaluation set (JSON); default: the bundled sets over the demo data (eval.json and eval-asks.json)")
+	set := c.fs.String("set", "", "an evaluation set (JSON); default: every bundled set over the demo data")
 	verbose := c.fs.Bool("v", false, "print one line per query")
-	fit := c.fs.Bool("fit", false, "fit the scorer's calibration on the set and print it")
+	fit := c.fs.Bool("fit", false, "fit the scorer's calibration on the fit sets (eval.json and eval-asks.json, or --set) and print it")
 	write := c.fs.String("write", "", "with --fit and the builtin scorer: write the calibration to this file (internal/search/builtin/calibration.json ships it)")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
@@ -47,97 +52,142 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	evalSet, err := readEvalSet(*set)
+	sets, err := readEvalSets(*set)
 	if err != nil {
 		return err
 	}
-	report, err := measure(ctx, scorer, docs, evalSet, *fit, *write, env)
+	if *fit {
+		fitSet := sets[0].Set
+		if *set == "" {
+			if fitSet, err = eval.BundledSet(); err != nil {
+				return err
+			}
+		}
+		if scorer, err = fitScorer(ctx, scorer, docs, fitSet, *write, env); err != nil {
+			return err
+		}
+	}
+	return report(ctx, scorer, docs, sets, *verbose, env)
+}
+
+// report prints the figures of scorer and of the BM25 baseline on each set,
+// and with verbose, one line per query of each.
+func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []eval.Named, verbose bool, env Env) error {
+	bm, err := eval.NewBM25(ctx, docs)
 	if err != nil {
 		return err
 	}
-	if *verbose {
-		fmt.Fprint(env.Stdout, report.String())
-		return nil
+	defer bm.Close()
+	fmt.Fprintf(env.Stdout, "scorer %s over %d public demo signals\n", scorer.Model(), len(docs))
+	fmt.Fprintf(env.Stdout, "what a search returns: relevance >= %.2f, best first, at most %d; BM25: SQLite FTS5, top %d\n",
+		search.Cutoff, search.MaxMatches, eval.BM25Top)
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "set\tqueries\t\trecall\tprecision\tno match\toff-topic matches\tnDCG@10\tranked nDCG@10")
+	var reports []eval.Report
+	for _, n := range sets {
+		rep, err := eval.EvaluateSet(ctx, scorer, docs, n.Set)
+		if err != nil {
+			return fmt.Errorf("%s: %w", n.Name, err)
+		}
+		base, err := eval.EvaluateBM25(ctx, bm, docs, n.Set)
+		if err != nil {
+			return fmt.Errorf("%s: %w", n.Name, err)
+		}
+		for i, r := range []eval.Report{rep, base} {
+			name, queries, ranker, ranked := n.Name, strconv.Itoa(r.Queries), "scorer", fmt.Sprintf("%.3f", r.RankedNDCG10)
+			if i == 1 {
+				name, queries, ranker, ranked = "", "", "BM25", ""
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%s\n", name, queries, ranker,
+				r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, ranked)
+		}
+		if len(rep.Unknown) > 0 {
+			return fmt.Errorf("%s labels signals that are not public demo signals: %s", n.Name, strings.Join(rep.Unknown, ", "))
+		}
+		reports = append(reports, rep)
 	}
-	fmt.Fprintf(env.Stdout, "scorer %s over %d public demo signals\n", report.Model, len(docs))
-	fmt.Fprintf(env.Stdout, "recall at %.2f   %.3f\nprecision        %.3f\nnDCG@10          %.3f\n",
-		search.Cutoff, report.Recall, report.Precision, report.NDCG10)
+	tw.Flush()
+	if verbose {
+		for i, r := range reports {
+			fmt.Fprintf(env.Stdout, "\n%s\n%s", sets[i].Name, r)
+		}
+	}
 	return nil
 }
 
-// readEvalSet reads the evaluation set in file, or the bundled sets if
+// readEvalSets reads the evaluation set in file, or the bundled sets if
 // file is "".
-func readEvalSet(file string) (eval.Set, error) {
+func readEvalSets(file string) ([]eval.Named, error) {
 	if file == "" {
-		return eval.BundledSet()
+		return eval.Sets()
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return eval.Set{}, err
+		return nil, err
 	}
 	defer f.Close()
-	return eval.ReadSet(f)
+	s, err := eval.ReadSet(f)
+	if err != nil {
+		return nil, err
+	}
+	return []eval.Named{{Name: filepath.Base(file), Set: s}}, nil
 }
 
-// measure evaluates scorer on set, or with fit, fits its calibration first
-// and reports the fitted one.
-func measure(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set eval.Set, fit bool, write string, env Env) (eval.Report, error) {
-	if !fit {
-		return eval.EvaluateSet(ctx, scorer, docs, set)
-	}
+// fitScorer fits the calibration of scorer on set and returns the scorer
+// that uses it.
+func fitScorer(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set eval.Set, write string, env Env) (search.Scorer, error) {
 	switch s := scorer.(type) {
 	case *openai.Scorer:
 		return fitOpenAI(ctx, s, docs, set, env)
 	case *builtin.Scorer:
 		return fitBuiltin(ctx, s, docs, set, write, env)
 	}
-	return eval.Report{}, fmt.Errorf("%w: --fit has no method for scorer %s", errUsage, scorer.Model())
+	return nil, fmt.Errorf("%w: --fit has no method for scorer %s", errUsage, scorer.Model())
 }
 
 // fitOpenAI fits the openai provider's calibration and prints the settings
 // that use it.
-func fitOpenAI(ctx context.Context, s *openai.Scorer, docs []eval.Doc, set eval.Set, env Env) (eval.Report, error) {
-	fitted, rep, err := eval.FitOpenAI(ctx, s, docs, set)
+func fitOpenAI(ctx context.Context, s *openai.Scorer, docs []eval.Doc, set eval.Set, env Env) (search.Scorer, error) {
+	fitted, _, err := eval.FitOpenAI(ctx, s, docs, set)
 	if err != nil {
-		return eval.Report{}, err
+		return nil, err
 	}
 	cal := fitted.Calibration()
 	fmt.Fprintf(env.Stdout, "fitted for %s: a cosine of %s scores %.2f, slope %s; to use it:\n",
 		fitted.Model(), formatFloat(cal.Threshold), search.Cutoff, formatFloat(cal.Slope))
 	fmt.Fprintf(env.Stdout, "  SIGNALS_SEARCH_THRESHOLD=%s SIGNALS_SEARCH_SLOPE=%s\n",
 		formatFloat(cal.Threshold), formatFloat(cal.Slope))
-	return rep, nil
+	return fitted, nil
 }
 
 // fitBuiltin fits the builtin calibration, prints it with its figures on
 // the two halves of the set, writes it to file if file is not empty, and
-// returns its report on the whole set.
-func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eval.Set, file string, env Env) (eval.Report, error) {
+// returns the scorer that uses it.
+func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eval.Set, file string, env Env) (search.Scorer, error) {
 	fit, err := eval.FitBuiltin(ctx, s, docs, set)
 	if err != nil {
-		return eval.Report{}, err
+		return nil, err
 	}
 	enc, err := builtin.EncodeCalibration(fit.Calibration)
 	if err != nil {
-		return eval.Report{}, err
+		return nil, err
 	}
 	fmt.Fprintf(env.Stdout, "fitted the builtin calibration on %d of the %d queries:\n%s", fit.FitHalf.Queries, fit.Report.Queries, enc)
 	for _, h := range []struct {
 		name string
 		rep  eval.Report
 	}{{"fit half", fit.FitHalf}, {"held out", fit.HeldOut}} {
-		fmt.Fprintf(env.Stdout, "%-9s recall %.3f  precision %.3f  nDCG@10 %.3f  off-topic matches %d\n",
-			h.name, h.rep.Recall, h.rep.Precision, h.rep.NDCG10, h.rep.OffTopicMatches)
+		fmt.Fprintf(env.Stdout, "%-9s %s\n", h.name, h.rep.Summary())
 	}
 	if file == "" {
 		fmt.Fprintln(env.Stdout, "to ship it: --write internal/search/builtin/calibration.json")
-		return fit.Report, nil
+		return fit.Scorer, nil
 	}
 	if err := os.WriteFile(file, enc, 0o644); err != nil {
-		return eval.Report{}, err
+		return nil, err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", file)
-	return fit.Report, nil
+	return fit.Scorer, nil
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -33,21 +33,35 @@ type Set struct {
 	Queries     []Query `json:"queries"`
 }
 
-// Query is one query and the ids of the signals that answer it. An empty
-// Relevant list means nothing should match (an off-topic query).
+// Query is one query and the signals that answer it, graded by reading
+// them: Relevant are grade 2 (clearly about what is asked), Acceptable grade
+// 1 (partly about it, or borderline). A query with neither is off topic:
+// nothing should match it.
 type Query struct {
 	Query    string   `json:"query"`
 	Relevant []string `json:"relevant"`
-	// Acceptable lists signals that may match without counting either way:
-	// borderline answers, or answers in a language the scorer is not meant
-	// to read. They are left out of the nDCG ranking.
+	// Acceptable lists the signals of grade 1: returning them is no false
+	// match, missing them no miss, and they weigh a third of a grade-2
+	// signal in nDCG.
 	Acceptable []string `json:"acceptable,omitempty"`
 	// Kind describes the query: "keyword" (shares words with its signals),
-	// "paraphrase" (shares no content word), "near_miss" (close to signals
+	// "paraphrase" (shares few content words), "near_miss" (close to signals
 	// that do not answer it), "french", "off_topic"; eval-asks.json adds
-	// "kind", "place", "region", "name" and "contradiction".
+	// "kind", "place", "region", "name" and "contradiction";
+	// eval-natural.json "conversational" and "constraints".
 	Kind string `json:"kind"`
 	Note string `json:"note,omitempty"`
+}
+
+// grade returns the grade of the signal id for q: 2, 1 or 0.
+func (q Query) grade(id string) int {
+	switch {
+	case slices.Contains(q.Relevant, id):
+		return 2
+	case slices.Contains(q.Acceptable, id):
+		return 1
+	}
+	return 0
 }
 
 // label is the fitting label of the signal id for q: 1 if it answers q, 0
@@ -68,12 +82,39 @@ var demoSet []byte
 //go:embed testdata/eval-asks.json
 var asksSet []byte
 
+//go:embed testdata/eval-unseen.json
+var unseenSet []byte
+
 // DemoSet returns the evaluation set written over the demo data set.
 func DemoSet() io.Reader { return bytes.NewReader(demoSet) }
 
 // AsksSet returns the evaluation set of queries that ask for kinds of
 // signal, places and names, written over the demo data set.
 func AsksSet() io.Reader { return bytes.NewReader(asksSet) }
+
+// Named is an evaluation set with the name of its file.
+type Named struct {
+	Name string
+	Set  Set
+}
+
+// Sets returns every bundled set, in the order eval-search reports them:
+// eval.json and eval-asks.json, on half of whose queries the builtin
+// calibration is fitted, then eval-unseen.json, in no fit.
+func Sets() ([]Named, error) {
+	var out []Named
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"eval.json", demoSet}, {"eval-asks.json", asksSet}, {"eval-unseen.json", unseenSet}} {
+		s, err := ReadSet(bytes.NewReader(f.data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.name, err)
+		}
+		out = append(out, Named{f.name, s})
+	}
+	return out, nil
+}
 
 // BundledSet returns the queries of the two sets the builtin calibration is
 // fitted on (each on its fit half, see halves): DemoSet and AsksSet.
@@ -107,25 +148,36 @@ func ReadSet(r io.Reader) (Set, error) {
 	return s, nil
 }
 
-// Report is the outcome of Evaluate. Matches are candidates with relevance at
-// or above search.Cutoff.
+// Report is the outcome of Evaluate: the figures of what a search returns,
+// the matches with relevance at or above search.Cutoff, best first, at most
+// search.MaxMatches (or, for the BM25 baseline, its top 10).
 type Report struct {
 	Model   string
 	Docs    int
 	Queries int
-	// Recall is the share of labelled (query, signal) pairs that match.
+	// OnTopic counts the queries with a grade-2 signal among the docs,
+	// OffTopic those with no graded signal.
+	OnTopic, OffTopic int
+	// Recall is the share of grade-2 (query, signal) pairs that are returned.
 	Recall float64
-	// Precision is the share of matches, over all queries including the
-	// off-topic ones, that are labelled relevant.
+	// Precision is the share of returned matches, over all queries, that
+	// are graded 1 or 2; 1 when nothing is returned.
 	Precision float64
-	// NDCG10 is the mean nDCG@10 (binary gains, ranked by relevance) over the
-	// queries that have relevant signals.
+	// NoMatch counts the on-topic queries that return nothing.
+	NoMatch int
+	// NDCG10 is the mean over the on-topic queries of the nDCG@10 of what
+	// is returned, with gains 3 for grade 2 and 1 for grade 1: a query that
+	// returns nothing scores 0.
 	NDCG10 float64
-	// OffTopicMatches counts matches of queries labelled with no signal.
+	// RankedNDCG10 is the same over the whole ranking, cutoff ignored: what
+	// the order alone is worth.
+	RankedNDCG10 float64
+	// OffTopicMatches counts what the off-topic queries return.
 	OffTopicMatches int
-	Labelled        int // labelled pairs among the given docs
-	Matches         int
-	Hits            int // matches that are labelled relevant
+	Labelled        int // grade-2 pairs among the given docs
+	Matches         int // returned, over all queries
+	Hits            int // returned grade-2 pairs
+	Partial         int // returned grade-1 pairs
 	// Unknown lists labelled ids that are not among the given docs; they are
 	// left out of every figure.
 	Unknown []string
@@ -134,19 +186,21 @@ type Report struct {
 
 // QueryResult is the outcome of one query.
 type QueryResult struct {
-	Query  string
-	Kind   string
-	NDCG10 float64
-	Hits   []string // labelled and matched
-	Missed []string // labelled, not matched
-	False  []string // matched, not labelled
-	// Scores holds the relevance of the labelled signals and of the false
-	// matches.
+	Query string
+	Kind  string
+	// NDCG10 is of what is returned, RankedNDCG10 of the whole ranking.
+	NDCG10, RankedNDCG10 float64
+	Hits                 []string // grade 2, returned
+	Missed               []string // grade 2, not returned
+	Partial              []string // grade 1, returned
+	False                []string // returned, not graded
+	// Scores holds the relevance of the grade-2 signals and of what is
+	// returned.
 	Scores map[string]float64
 }
 
 // Evaluate embeds docs with s, scores every doc against every query of the
-// set read from r, and reports recall and precision at search.Cutoff and nDCG@10.
+// set read from r, and reports on what a search returns (see Report).
 // All docs form one candidate window, in the given order (which should be
 // newest first); callers keep at most search.WindowSize.
 func Evaluate(ctx context.Context, s search.Scorer, docs []Doc, r io.Reader) (Report, error) {
@@ -186,92 +240,125 @@ func EvaluateSet(ctx context.Context, s search.Scorer, docs []Doc, set Set) (Rep
 	})
 }
 
+// ranking is what one query gives: signal ids best first with their
+// scores, of which the first returned are what a search returns.
+type ranking struct {
+	ids      []string
+	scores   []float64
+	returned int
+}
+
 // evaluate reports on set over cands, with score giving the relevance of
-// every candidate to the query at index q of the set.
+// every candidate to the query at index q of the set: a search returns
+// those at or above the cutoff, at most search.MaxMatches.
 func evaluate(modelName string, cands []search.Candidate, set Set, score func(q int) ([]float64, error)) (Report, error) {
-	known := make(map[string]bool, len(cands))
-	for _, c := range cands {
-		known[c.ID] = true
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.ID
 	}
-	rep := Report{Model: modelName, Docs: len(cands), Queries: len(set.Queries)}
-	var ndcgSum float64
-	var ndcgN int
+	return evaluateRankings(modelName, ids, set, func(q int) (ranking, error) {
+		scores, err := score(q)
+		if err != nil {
+			return ranking{}, err
+		}
+		order := make([]int, len(cands))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+		r := ranking{ids: make([]string, len(order)), scores: make([]float64, len(order))}
+		for k, i := range order {
+			r.ids[k], r.scores[k] = cands[i].ID, scores[i]
+			if scores[i] >= search.Cutoff && r.returned < search.MaxMatches {
+				r.returned++
+			}
+		}
+		return r, nil
+	})
+}
+
+// evaluateRankings reports on set over the signals ids, with rank giving
+// the ranking of the query at index q of the set.
+func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) (ranking, error)) (Report, error) {
+	known := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		known[id] = true
+	}
+	rep := Report{Model: modelName, Docs: len(ids), Queries: len(set.Queries)}
+	var ndcgSum, rankedSum float64
 	unknown := map[string]bool{}
 	for qi, q := range set.Queries {
-		scores, err := score(qi)
+		r, err := rank(qi)
 		if err != nil {
 			return Report{}, fmt.Errorf("query %q: %w", q.Query, err)
 		}
-		rel := map[string]bool{}
-		for _, id := range q.Relevant {
-			if known[id] {
-				rel[id] = true
-			} else {
-				unknown[id] = true
-			}
-		}
-		acceptable := map[string]bool{}
-		for _, id := range q.Acceptable {
+		grades := map[string]int{}
+		for _, id := range slices.Concat(q.Relevant, q.Acceptable) {
 			if !known[id] {
 				unknown[id] = true
-			} else if !rel[id] {
-				acceptable[id] = true
+			} else if _, ok := grades[id]; !ok {
+				grades[id] = q.grade(id)
 			}
 		}
 		res := QueryResult{Query: q.Query, Kind: q.Kind, Scores: map[string]float64{}}
-		order := make([]int, 0, len(cands))
-		for i, c := range cands {
-			if !acceptable[c.ID] {
-				order = append(order, i)
+		relevant := 0
+		for _, g := range grades {
+			if g == 2 {
+				relevant++
 			}
 		}
-		sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
-		for _, i := range order {
-			id := cands[i].ID
-			matched := scores[i] >= search.Cutoff
-			switch {
-			case rel[id] && matched:
+		for k, id := range r.ids {
+			returned := k < r.returned
+			switch g := grades[id]; {
+			case g == 2 && returned:
 				res.Hits = append(res.Hits, id)
-				res.Scores[id] = scores[i]
-			case rel[id]:
+			case g == 2:
 				res.Missed = append(res.Missed, id)
-				res.Scores[id] = scores[i]
-			case matched:
+			case g == 1 && returned:
+				res.Partial = append(res.Partial, id)
+			case g == 0 && returned:
 				res.False = append(res.False, id)
-				res.Scores[id] = scores[i]
+			default:
+				continue
+			}
+			res.Scores[id] = r.scores[k]
+		}
+		// Grade-2 signals the ranking left out are missed too.
+		for id, g := range grades {
+			if g == 2 && !slices.Contains(res.Hits, id) && !slices.Contains(res.Missed, id) {
+				res.Missed = append(res.Missed, id)
 			}
 		}
-		rep.Labelled += len(rel)
+		rep.Labelled += relevant
 		rep.Hits += len(res.Hits)
-		rep.Matches += len(res.Hits) + len(res.False)
-		if len(rel) == 0 {
-			rep.OffTopicMatches += len(res.False)
-		} else {
-			var dcg, ideal float64
-			for k, i := range order[:min(10, len(order))] {
-				if rel[cands[i].ID] {
-					dcg += 1 / math.Log2(float64(k+2))
-				}
+		rep.Partial += len(res.Partial)
+		rep.Matches += r.returned
+		switch {
+		case relevant > 0:
+			rep.OnTopic++
+			if r.returned == 0 {
+				rep.NoMatch++
 			}
-			for k := range min(10, len(rel)) {
-				ideal += 1 / math.Log2(float64(k+2))
-			}
-			res.NDCG10 = dcg / ideal
+			res.NDCG10 = ndcg10(r.ids[:r.returned], grades)
+			res.RankedNDCG10 = ndcg10(r.ids, grades)
 			ndcgSum += res.NDCG10
-			ndcgN++
+			rankedSum += res.RankedNDCG10
+		case len(grades) == 0:
+			rep.OffTopic++
+			rep.OffTopicMatches += r.returned
 		}
 		rep.Results = append(rep.Results, res)
 	}
 	if rep.Labelled > 0 {
 		rep.Recall = float64(rep.Hits) / float64(rep.Labelled)
 	}
+	rep.Precision = 1
 	if rep.Matches > 0 {
-		rep.Precision = float64(rep.Hits) / float64(rep.Matches)
-	} else if rep.Labelled == 0 {
-		rep.Precision = 1
+		rep.Precision = float64(rep.Hits+rep.Partial) / float64(rep.Matches)
 	}
-	if ndcgN > 0 {
-		rep.NDCG10 = ndcgSum / float64(ndcgN)
+	if rep.OnTopic > 0 {
+		rep.NDCG10 = ndcgSum / float64(rep.OnTopic)
+		rep.RankedNDCG10 = rankedSum / float64(rep.OnTopic)
 	}
 	for id := range unknown {
 		rep.Unknown = append(rep.Unknown, id)
@@ -280,21 +367,50 @@ func evaluate(modelName string, cands []search.Candidate, set Set, score func(q 
 	return rep, nil
 }
 
+// ndcg10 is the nDCG@10 of the ranked ids under grades, with gain 2^g − 1.
+func ndcg10(ids []string, grades map[string]int) float64 {
+	var dcg float64
+	for k, id := range ids[:min(10, len(ids))] {
+		dcg += gain(grades[id]) / math.Log2(float64(k+2))
+	}
+	ideal := make([]int, 0, len(grades))
+	for _, g := range grades {
+		ideal = append(ideal, g)
+	}
+	slices.Sort(ideal)
+	slices.Reverse(ideal)
+	var best float64
+	for k, g := range ideal[:min(10, len(ideal))] {
+		best += gain(g) / math.Log2(float64(k+2))
+	}
+	if best == 0 {
+		return 0
+	}
+	return dcg / best
+}
+
+func gain(grade int) float64 { return float64(int(1)<<grade - 1) }
+
 // String formats the report for a terminal: the summary, then one line per
-// query with its counts of hits, misses and false matches.
+// query with its counts of hits, misses, partial and false matches.
 func (r Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "model %s: %d queries over %d signals\n", r.Model, r.Queries, r.Docs)
-	fmt.Fprintf(&b, "recall@%.2f %.3f (%d of %d)  precision %.3f (%d of %d matches)  nDCG@10 %.3f  off-topic matches %d\n",
-		search.Cutoff, r.Recall, r.Hits, r.Labelled, r.Precision, r.Hits, r.Matches, r.NDCG10, r.OffTopicMatches)
+	fmt.Fprintf(&b, "%s: %d queries over %d signals\n", r.Model, r.Queries, r.Docs)
+	fmt.Fprintln(&b, r.Summary())
 	if len(r.Unknown) > 0 {
 		fmt.Fprintf(&b, "labelled ids not among the signals (ignored): %s\n", strings.Join(r.Unknown, ", "))
 	}
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "kind\thits\tmissed\tfalse\tnDCG@10\tquery")
+	fmt.Fprintln(tw, "kind\thits\tmissed\tpartial\tfalse\tnDCG@10\tquery")
 	for _, q := range r.Results {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.2f\t%s\n", q.Kind, len(q.Hits), len(q.Missed), len(q.False), q.NDCG10, q.Query)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t%s\n", q.Kind, len(q.Hits), len(q.Missed), len(q.Partial), len(q.False), q.NDCG10, q.Query)
 	}
 	tw.Flush()
 	return b.String()
+}
+
+// Summary is the report's figures on one line.
+func (r Report) Summary() string {
+	return fmt.Sprintf("recall %.3f (%d of %d)  precision %.3f (%d of %d)  no match %d of %d  off-topic matches %d  nDCG@10 %.3f  ranked nDCG@10 %.3f",
+		r.Recall, r.Hits, r.Labelled, r.Precision, r.Hits+r.Partial, r.Matches, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, r.RankedNDCG10)
 }
