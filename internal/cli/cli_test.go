@@ -103,7 +103,7 @@ func TestEvalSearchReports(t *testing.T) {
 		}
 	}
 	// Every bundled set, each beside the BM25 baseline.
-	for _, set := range []string{"eval.json", "eval-asks.json", "eval-unseen.json"} {
+	for _, set := range []string{"eval.json", "eval-asks.json", "eval-unseen.json", "eval-natural.json"} {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(set) + `\s+\d+\s+scorer\s+[0-9.]+\s+[0-9.]+\s+\d+ of \d+\s+\d+\s+[0-9.]+\s+[0-9.]+\n\s+BM25\s+[0-9.]+`).MatchString(out) {
 			t.Errorf("eval-search output has no figures for %s beside BM25:\n%s", set, out)
 		}

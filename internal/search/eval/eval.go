@@ -85,6 +85,9 @@ var asksSet []byte
 //go:embed testdata/eval-unseen.json
 var unseenSet []byte
 
+//go:embed testdata/eval-natural.json
+var naturalSet []byte
+
 // DemoSet returns the evaluation set written over the demo data set.
 func DemoSet() io.Reader { return bytes.NewReader(demoSet) }
 
@@ -100,13 +103,14 @@ type Named struct {
 
 // Sets returns every bundled set, in the order eval-search reports them:
 // eval.json and eval-asks.json, on half of whose queries the builtin
-// calibration is fitted, then eval-unseen.json, in no fit.
+// calibration is fitted, then eval-unseen.json and eval-natural.json, in no
+// fit and written before they were run.
 func Sets() ([]Named, error) {
 	var out []Named
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{"eval.json", demoSet}, {"eval-asks.json", asksSet}, {"eval-unseen.json", unseenSet}} {
+	}{{"eval.json", demoSet}, {"eval-asks.json", asksSet}, {"eval-unseen.json", unseenSet}, {"eval-natural.json", naturalSet}} {
 		s, err := ReadSet(bytes.NewReader(f.data))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
