@@ -52,11 +52,7 @@ func (a *analyzer) analyze(text string, buf []byte, emit emitFunc) []byte {
 	})
 }
 
-var (
-	frenchElisions  = []string{"l'", "d'", "j'", "n'", "s'", "c'", "m'", "t'", "qu'", "jusqu'", "lorsqu'", "puisqu'"}
-	englishEndings  = []string{"n't", "'s", "'re", "'ve", "'ll", "'d", "'m", "'t"}
-	hyphenSeparator = []byte{'-'}
-)
+var hyphenSeparator = []byte{'-'}
 
 // word emits the terms of one folded word. It may modify w.
 func (a *analyzer) word(w []byte, emit emitFunc) []byte {
@@ -121,34 +117,3 @@ func stem(w []byte) []byte {
 	}
 	return w
 }
-
-// stopwords are English and French function words, plus words that frame a
-// search rather than say what it is about.
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for w := range strings.FieldsSeq(`
-a about above after again against all also am an and any are around as at be
-because been before being below between both but by can could did do does doing
-down during each else ever every few for from further had has have having he her
-here hers herself him himself his how however i if in into is it its itself just
-let like me more most much must my myself no nor not now of off on once only or
-other our ours ourselves out over own per same she should so some such than that
-the their theirs them themselves then there these they this those through thus to
-too under until up upon us very via was we were what when where whether which
-while who whom whose why will with within without would yet you your yours
-yourself yourselves s t d ll m re ve etc e g ie eg
-anyone anything someone something everything everyone things thing stuff
-please show find looking look tell give get got want wants need needs know
-post posts posted signal signals news latest recent recently new kind sort
-nouveau nouvelle nouveaux nouvelles
-au aux avec ce ces cet cette dans de des du elle elles en et eux il ils je la le
-les leur leurs lui ma mais me meme mes moi mon ne nos notre nous on ou par pas pour
-qu que qui sa se ses son sur ta te tes toi ton tu un une vos votre vous y ete
-etre avoir fait faire plus tres tout tous toute toutes comme sont est sera
-ont ainsi aussi chez entre depuis vers sans sous alors donc car si deja encore
-cela ceci ca voici voila
-`) {
-		m[w] = true
-	}
-	return m
-}()

@@ -49,6 +49,11 @@ func (a *asks) browse() bool {
 	return !a.subject && (len(a.kinds) > 0 || a.place() || len(a.names) > 0)
 }
 
+// physicalKind is the tag of signals about robots and machines. Its words
+// name a subject as well as a kind, so a query that asks for another kind
+// too ("humanoid robot funding") asks for that one, about the subject.
+const physicalKind = "physical_ai"
+
 // maxPhraseWords is the longest entry of the kind, place and generic tables.
 const maxPhraseWords = 4
 

@@ -24,7 +24,7 @@ import (
 // L2-normalised.
 //
 // A query is first extended with the domain terms of the descriptive
-// paraphrases it contains (see phrases.go): "shaped like people" adds
+// paraphrases it contains (see tables/phrases.txt): "shaped like people" adds
 // "humanoid robots".
 //
 // Before scoring, a query is read for what it plainly asks (see asks.go): a
@@ -46,8 +46,8 @@ import (
 //     saturated frequency capped at 1;
 //   - soft: for each query word, its best match among the document's words
 //     (word-vector cosine mapped linearly from SoftFloor..SoftFull to 0..1;
-//     words of one concept group, see concepts.go, and inflections of one
-//     word, "launched" and "launches", match fully, and so does the
+//     words of one concept group, see tables/concepts.txt, and inflections
+//     of one word, "launched" and "launches", match fully, and so does the
 //     signal's tag for the words of its kind), averaged
 //     with the word's SIF weight times its IDF over the window, counting soft
 //     matches as fractional document frequency; so "recruiting" answers
@@ -83,7 +83,14 @@ var (
 // New returns the builtin scorer with the default calibration. The embedded
 // vectors are decoded on the first call only.
 func New() (*Scorer, error) {
-	once.Do(func() { shared, sharedErr = load(defaultTables()) })
+	once.Do(func() {
+		t, err := defaultTables()
+		if err != nil {
+			sharedErr = err
+			return
+		}
+		shared, sharedErr = load(t)
+	})
 	return shared, sharedErr
 }
 
@@ -303,24 +310,47 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 	if len(cands) == 0 || len(bounds) == 0 {
 		return out, ctx.Err()
 	}
+	base := out[0] // the features that do not depend on the bounds
 	if len(q.lexQF) == 0 && len(q.words) == 0 {
 		// Nothing to score; what the query asks for still bars.
 		for d, c := range cands {
-			out[0][d].agree(a, c, b.terms(c), nil, nil)
-			for _, fs := range out[1:] {
-				fs[d] = out[0][d]
-			}
+			base[d].agree(a, c, b.terms(c), nil, nil)
+		}
+		for _, fs := range out[1:] {
+			copy(fs, base)
 		}
 		return out, ctx.Err()
 	}
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	if err := b.countTerms(ctx, s, a, q, cands, base); err != nil {
+		return nil, err
+	}
+	bm25(s, q.lexQF, base)
+	best := bestMatches(s, b.wordCosines(s.slots, q), b.wordKinds(q, query), cands)
+	if err := b.centredCosines(ctx, q, cands, base); err != nil {
+		return nil, err
+	}
+	for _, fs := range out[1:] {
+		copy(fs, base)
+	}
+	b.softScores(q, best, bounds, out)
+	return out, nil
+}
+
+// countTerms counts the query terms and words of each candidate, for BM25 and the soft matches.
+func (b *Scorer) countTerms(ctx context.Context, s *scratch, a *asks, q *queryTerms, cands []search.Candidate, base []Features) error {
+	// It fills s with the count of each lexical query term in each candidate
+	// (tf), each candidate's length (dl), the window's distinct words with a
+	// vector (slots) and each candidate's words as slots (toks, ending at
+	// ends). It also bars the candidates that disagree with what the query
+	// asks for (a), which takes the same counts for the names.
 	names := make([]int, 0, len(a.names)) // lexical index of each name
 	for _, h := range a.names {
 		if i, ok := q.lex[h]; ok {
 			names = append(names, i)
 		}
 	}
-	s := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(s)
 	if len(s.slot) < len(b.vec.weight) {
 		s.slot = make([]int32, len(b.vec.weight))
 	}
@@ -330,15 +360,11 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 	clear(s.tf)
 	s.dl = slices.Grow(s.dl[:0], len(cands))[:len(cands)]
 	clear(s.dl)
-
-	// Pass 1: term frequencies of the query terms, document lengths, and the
-	// distinct vocabulary words of the window.
-	var totalLen int
+	defer b.resetSlots(s)
 	for d, c := range cands {
 		if d%64 == 0 {
 			if err := ctx.Err(); err != nil {
-				b.resetSlots(s)
-				return nil, err
+				return err
 			}
 		}
 		tf := s.tf[d*nq : (d+1)*nq]
@@ -348,8 +374,7 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 				tf[i]++
 			}
 		}
-		f := &out[0][d]
-		f.agree(a, c, t, tf, names)
+		base[d].agree(a, c, t, tf, names)
 		for _, v := range t.vecs {
 			sl := s.slot[v]
 			if sl == 0 {
@@ -360,38 +385,59 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 			s.toks = append(s.toks, sl-1)
 		}
 		s.dl[d] = len(t.lex)
-		totalLen += len(t.lex)
 		s.ends = append(s.ends, len(s.toks))
 	}
-	b.resetSlots(s)
+	return nil
+}
 
-	// Lexical: BM25 with window IDF, normalised to the share of the query's
-	// IDF mass that the document matches.
-	n := float64(len(cands))
+// bm25 sets Lex, BM25 over the window, so that exact query terms count whatever their vectors.
+func bm25(s *scratch, qf []int, base []Features) {
+	// The IDF is the window's, each term's weighted by its occurrences in the
+	// query (qf); Lex is the share of the query's IDF mass that the candidate
+	// matches, each term's saturated frequency capped at 1.
+	nq := len(qf)
+	n := float64(len(base))
+	var totalLen int
+	for _, l := range s.dl {
+		totalLen += l
+	}
 	avgdl := math.Max(1, float64(totalLen)/n)
 	idf := make([]float64, nq)
 	var idfSum float64
 	for i := range nq {
 		df := 0
-		for d := range cands {
+		for d := range base {
 			if s.tf[d*nq+i] > 0 {
 				df++
 			}
 		}
-		idf[i] = math.Log(1+(n-float64(df)+0.5)/(float64(df)+0.5)) * float64(q.lexQF[i])
+		idf[i] = math.Log(1+(n-float64(df)+0.5)/(float64(df)+0.5)) * float64(qf[i])
 		idfSum += idf[i]
 	}
+	if idfSum <= 0 {
+		return // no lexical term
+	}
+	for d := range base {
+		norm := bm25K1 * (1 - bm25B + bm25B*float64(s.dl[d])/avgdl)
+		var acc float64
+		for i := range nq {
+			tf := float64(s.tf[d*nq+i])
+			if tf > 0 {
+				acc += idf[i] * math.Min(1, tf*(bm25K1+1)/(tf+norm))
+			}
+		}
+		base[d].Lex = acc / idfSum
+	}
+}
 
-	// Soft matching: how well each query word is matched by the closest
-	// word of each document, from word-vector cosines (words of one concept
-	// group or of one root count as identical, cosine 1), mapped linearly
-	// from the soft bounds to 0..1 once the best is known. The mapping is
-	// monotone, so mapping the best cosine is mapping every cosine and then
-	// taking the best.
+// wordCosines returns the cosine of each window word with each query word, so that close words match.
+func (b *Scorer) wordCosines(slots []int32, q *queryTerms) []float32 {
+	// Indexed by slot*len(q.words) + query word. Words of one concept group
+	// or of one root count as identical, cosine 1.
 	nw := len(q.words)
-	sims := make([]float32, len(s.slots)*nw)
+	sims := make([]float32, len(slots)*nw)
 	var wv []float32
-	for k, v := range s.slots {
+	for k, v := range slots {
 		wv = b.vec.wordVec(wv, v)
 		g := b.groups[v]
 		for j, u := range q.unit {
@@ -405,11 +451,12 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 			sims[k*nw+j] = dot
 		}
 	}
-	// best[d*nw+j]: the best cosine of query word j in document d, +Inf
-	// where the document's tag is the kind the word names (a full match
-	// under any bounds), -Inf where the document has no word (no match).
-	// kinds[j]: the tag of the signals query word j names, if any.
-	kinds := make([]string, nw)
+	return sims
+}
+
+// wordKinds returns the tag each query word names, if any, so that the signals of that tag match it.
+func (b *Scorer) wordKinds(q *queryTerms, query string) []string {
+	kinds := make([]string, len(q.words))
 	kindWords := b.rd.kindWords(query)
 	for j, v := range q.words {
 		if g := b.groups[v]; g != 0 {
@@ -419,6 +466,17 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 			kinds[j] = k
 		}
 	}
+	return kinds
+}
+
+// bestMatches returns each query word's best cosine in each candidate, its soft match before the bounds.
+func bestMatches(s *scratch, sims []float32, kinds []string, cands []search.Candidate) []float32 {
+	// Indexed by candidate*len(kinds) + query word: +Inf where the
+	// candidate's tag is the kind the word names (a full match under any
+	// bounds), -Inf where the candidate has no word (no match). The bounds
+	// map cosines monotonically, so mapping the best cosine is mapping every
+	// cosine and then taking the best.
+	nw := len(kinds)
 	best := make([]float32, len(cands)*nw)
 	from := 0
 	for d := range cands {
@@ -443,9 +501,15 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 		}
 		from = s.ends[d]
 	}
+	return best
+}
 
-	// Centre on the window's mean document vector, shrunk for small windows.
-	// Candidates without a usable vector are embedded here.
+// centredCosines sets Cos on centred vectors, so that the direction all signals share does not dominate.
+func (b *Scorer) centredCosines(ctx context.Context, q *queryTerms, cands []search.Candidate, base []Features) error {
+	// The vectors are centred on the window's mean document vector, shrunk
+	// for small windows. Candidates without a usable vector are embedded
+	// here.
+	n := float64(len(cands))
 	docVecs := make([][]float32, len(cands))
 	mu := make([]float64, b.vec.dims)
 	for d, c := range cands {
@@ -453,7 +517,7 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 		if len(v) != b.vec.dims {
 			vs, err := b.EmbedDocuments(ctx, []string{c.Text})
 			if err != nil {
-				return nil, err
+				return err
 			}
 			v = vs[0]
 		}
@@ -469,46 +533,37 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 	}
 	dc := make([]float32, b.vec.dims)
 	qZero := isZero(q.vec)
-	base := out[0]
-	for d := range cands {
-		f := &base[d]
-		// Lexical.
-		if idfSum > 0 {
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(s.dl[d])/avgdl)
-			var acc float64
-			for i := range nq {
-				tf := float64(s.tf[d*nq+i])
-				if tf > 0 {
-					acc += idf[i] * math.Min(1, tf*(bm25K1+1)/(tf+norm))
-				}
-			}
-			f.Lex = acc / idfSum
-		}
-		// Sentence vectors. A query or document without a word vector has
-		// no direction: centring would turn both into the same -mean.
-		v := docVecs[d]
+	for d, v := range docVecs {
+		// A query or document without a word vector has no direction:
+		// centring would turn both into the same -mean.
 		if qZero || isZero(v) {
 			continue
 		}
 		for j := range dc {
 			dc[j] = v[j] - float32(shrink*mu[j])
 		}
-		f.Cos = search.Cosine(qc, dc)
+		base[d].Cos = search.Cosine(qc, dc)
 	}
-	for _, fs := range out[1:] {
-		copy(fs, base)
-	}
+	return nil
+}
 
-	// Under each pair of bounds: the soft match of each query word in each
-	// document; each query word weighs its SIF weight times its IDF over the
-	// window, counting soft matches as fractional document frequency.
-	match := make([]float32, len(cands)*nw)
+// softScores sets Soft and Facet under each of bounds, the only features that depend on them.
+func (b *Scorer) softScores(q *queryTerms, best []float32, bounds []SoftBounds, out [][]Features) {
+	// Under each pair of bounds, a query word's best cosine in a candidate
+	// maps linearly to its soft match, 0..1. Soft averages the matches, each
+	// query word weighing its SIF weight times its IDF over the window, soft
+	// matches counting as fractional document frequency; Facet is the
+	// weakest match among the query words that belong to a concept group.
+	nw := len(q.words)
+	nd := len(out[0])
+	n := float64(nd)
+	match := make([]float32, nd*nw)
 	sdf := make([]float64, nw)
 	wq := make([]float64, nw)
 	for bi, bd := range bounds {
 		fs := out[bi]
 		clear(sdf)
-		for d := range cands {
+		for d := range nd {
 			row := match[d*nw : (d+1)*nw]
 			for j, x := range best[d*nw : (d+1)*nw] {
 				m := (float64(x) - bd.Floor) / (bd.Full - bd.Floor)
@@ -521,18 +576,15 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 			wq[j] = q.weights[j] * math.Log(1+(n-sdf[j]+0.5)/(sdf[j]+0.5))
 			wSum += wq[j]
 		}
-		for d := range cands {
+		for d := range nd {
 			f := &fs[d]
 			row := match[d*nw : (d+1)*nw]
-			// Facets: the weakest match among the query words that belong
-			// to a concept group.
 			f.Facet = 1
 			for j, x := range row {
 				if b.groups[q.words[j]] != 0 {
 					f.Facet = math.Min(f.Facet, float64(x))
 				}
 			}
-			// Soft.
 			if wSum > 0 {
 				var acc float64
 				for j, x := range row {
@@ -542,7 +594,6 @@ func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.C
 			}
 		}
 	}
-	return out, nil
 }
 
 func (b *Scorer) resetSlots(s *scratch) {

@@ -260,7 +260,7 @@ func BenchmarkLoad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		newAnalyzer(v, defaultTables())
+		newAnalyzer(v, mustTables(b))
 	}
 }
 
@@ -381,19 +381,23 @@ func TestBuiltinTagMatchesItsKind(t *testing.T) {
 
 // TestConceptTagsAreTags checks that every concept group's tag is a tag.
 func TestConceptTagsAreTags(t *testing.T) {
-	for _, c := range concepts {
+	for _, c := range mustTables(t).concepts {
 		if c.tag != "" && !slices.Contains(model.Tags, c.tag) {
 			t.Errorf("concept group %.30q has tag %q, not one of %v", c.words, c.tag, model.Tags)
 		}
 	}
 }
 
-// BenchmarkNew is the builtin scorer's whole start-up: the vectors decoded,
-// the analyser, the concept and root tables, the phrase index and the model
-// name.
+// BenchmarkNew is the builtin scorer's whole start-up: the tables read, the
+// vectors decoded, the analyser, the concept and root tables, the phrase
+// index and the model name.
 func BenchmarkNew(b *testing.B) {
 	for b.Loop() {
-		if _, err := load(defaultTables()); err != nil {
+		t, err := defaultTables()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := load(t); err != nil {
 			b.Fatal(err)
 		}
 	}

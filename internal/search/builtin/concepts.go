@@ -2,63 +2,8 @@ package builtin
 
 import "strings"
 
-// concepts are groups of words that mean the same thing in this domain, where
-// the word vectors see them only as loosely related ("funding" and "raised"
-// have a cosine of about 0.55, "hiring" and "vacancies" 0.36). Soft matching
-// treats two words of one group as the same word. The groups follow the kinds
-// of signal the service collects (jobs, funding, launches, feedback, events,
-// physical AI) and a few recurring subjects. Words are folded vocabulary
-// words; French words are reached through the alias table.
-//
-// A group that names a kind of signal has its tag: a signal classified under
-// that tag matches the group's words fully, whatever words it uses ("small
-// thing that makes a coding assistant good or bad for me" is feedback).
-var concepts = []concept{
-	// funding
-	{tag: "funding", words: `funding funded fund funds fundraise fundraising raise raises raised raising round rounds
-	 investment investments invest invests invested investor investors capital financing
-	 financed valuation backing backed backer backers series seed`},
-	// jobs
-	{tag: "job", words: `hiring hire hires hired recruiting recruit recruits recruitment recruiter job jobs vacancy
-	 vacancies openings positions careers employment intern interns internship internships`},
-	// launches
-	{tag: "product_launch", words: `launch launches launched launching release releases released releasing unveil unveils
-	 unveiled unveiling introducing introduces introduced debut debuts debuted ships shipped
-	 available`},
-	// feedback
-	{tag: "product_feedback", words: `feedback review reviews complaints complaint impressions lessons opinion opinions`},
-	// events
-	{tag: "events", words: `conference conferences meeting meetings summit forum seminar seminars expo workshop
-	 workshops symposium event events`},
-	// competitions
-	{tag: "events", words: `competition competitions contest contests`},
-	// people who write software
-	{words: `programmer programmers developer developers coder coders`},
-	// trucks
-	{words: `truck trucks lorry lorries`},
-	// robots
-	{words: `robot robots robotic robotics`},
-	// drones
-	{words: `drone drones uav uavs`},
-	// vehicles that drive themselves
-	{words: `driverless self-driving robotaxi robotaxis`},
-	// speech
-	{words: `speech voice voices transcription transcribe transcribes transcribing transcribed dictation`},
-	// chips
-	{words: `chip chips semiconductor semiconductors accelerator accelerators processor processors`},
-	// health care
-	{words: `health healthcare medical clinical hospital hospitals clinic clinics medicine doctors
-	 physicians clinicians patient patients diagnosis diagnostic diagnostics radiology nurses`},
-	// regulation
-	{words: `regulation regulations regulatory legislation law laws compliance rules`},
-	// education
-	{words: `school schools classroom classrooms teacher teachers students pupils education tutor tutoring`},
-	// surgery
-	{words: `surgery surgical surgeon surgeons`},
-}
-
-// concept is one group of words, with the tag of the signals it names, if
-// any.
+// concept is one group of tables/concepts.txt, words that mean the same
+// thing in this domain, with the tag of the signals it names, if any.
 type concept struct {
 	tag   string
 	words string

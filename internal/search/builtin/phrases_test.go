@@ -6,7 +6,7 @@ import (
 )
 
 func TestPhraseExpand(t *testing.T) {
-	ix := newPhraseIndex(phrases)
+	ix := newPhraseIndex(mustTables(t).phrases)
 	tests := []struct{ query, want string }{
 		{"robots shaped like people", "humanoid robots"},
 		{"Voice-to-text start-ups", "speech transcription"},
@@ -26,13 +26,13 @@ func TestPhraseExpand(t *testing.T) {
 // words, terms the scorer can read.
 func TestPhraseTable(t *testing.T) {
 	b := mustBuiltin(t)
-	for p, terms := range phrases {
+	for p, terms := range b.tables.phrases {
 		ws := strings.Fields(p)
 		if len(ws) < 2 || strings.Join(ws, " ") != p || p != strings.ToLower(p) || strings.Contains(p, "-") {
 			t.Errorf("phrase %q: want two or more lower-case words separated by single spaces", p)
 		}
 		for w := range strings.FieldsSeq(strings.ReplaceAll(terms, "-", " ")) {
-			if _, alias := aliases[w]; !alias && b.vec.lookup([]byte(w)) < 0 {
+			if _, alias := b.tables.aliases[w]; !alias && b.vec.lookup([]byte(w)) < 0 {
 				t.Errorf("phrase %q: term %q has neither a vector nor an alias", p, w)
 			}
 		}

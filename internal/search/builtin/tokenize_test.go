@@ -82,7 +82,7 @@ func TestAnalyze(t *testing.T) {
 
 func TestAliasesResolve(t *testing.T) {
 	b := mustBuiltin(t)
-	for k, exp := range aliases {
+	for k, exp := range b.tables.aliases {
 		for w := range strings.FieldsSeq(exp) {
 			if b.vec.lookup([]byte(w)) < 0 {
 				t.Errorf("alias %q: %q is not in the vocabulary", k, w)
@@ -94,6 +94,16 @@ func TestAliasesResolve(t *testing.T) {
 			t.Errorf("alias key %q is not one folded word (tokenises as %q)", k, folded)
 		}
 	}
+}
+
+// mustTables returns the tables the scorer ships with.
+func mustTables(t testing.TB) tables {
+	t.Helper()
+	tb, err := defaultTables()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }
 
 func mustBuiltin(t testing.TB) *Scorer {

