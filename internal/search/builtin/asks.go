@@ -28,6 +28,9 @@ type asks struct {
 	names []uint64
 	// nameWords are the names as written in the query, folded.
 	nameWords []string
+	// amount is the amount of money asked for, if any ("more than $50M"):
+	// a signal that states amounts agrees when one of them is within it.
+	amount *amountAsk
 	// subject: the query says what signals should be about, beyond kinds,
 	// places, names and words every signal shares.
 	subject bool
@@ -46,12 +49,13 @@ func (a *asks) place() bool { return len(a.countries) > 0 || len(a.cities) > 0 }
 // browse reports whether the query asks only for a kind, a place and/or a
 // name, which the signals with that tag, place and name answer.
 func (a *asks) browse() bool {
-	return !a.subject && (len(a.kinds) > 0 || a.place() || len(a.names) > 0)
+	return !a.subject && (len(a.kinds) > 0 || a.place() || len(a.names) > 0 || a.amount != nil)
 }
 
-// physicalKind is the tag of signals about robots and machines. Its words
-// name a subject as well as a kind, so a query that asks for another kind
-// too ("humanoid robot funding") asks for that one, about the subject.
+// physicalKind is the tag of signals about robots and machines. Most of
+// its words ("humanoid", "warehouse robots") name a subject rather than ask
+// for the kind; "physical AI" asks for it, and a query that asks for
+// another kind too ("physical AI funding") asks for that one.
 const physicalKind = "physical_ai"
 
 // maxPhraseWords is the longest entry of the kind, place and generic tables.
@@ -117,22 +121,24 @@ func (r *reader) splitWordsOf(text string, fn func(w string, c wordCase, orig in
 
 // reader reads queries and signal texts with the kind and place tables.
 type reader struct {
-	kinds     map[string]string
-	places    map[string]placeEntry
-	generic   map[string]bool
-	language  map[string]bool
-	topic     map[string]bool
-	capital   map[string]bool
-	upper     map[string]bool
-	stopwords map[string]bool
-	aliases   map[string]string
-	elisions  []string
-	endings   []string
-	vec       *wordVectors
+	kinds       map[string]string
+	subjects    map[string]bool
+	possessives map[string]bool
+	places      map[string]placeEntry
+	generic     map[string]bool
+	language    map[string]bool
+	topic       map[string]bool
+	capital     map[string]bool
+	upper       map[string]bool
+	stopwords   map[string]bool
+	aliases     map[string]string
+	elisions    []string
+	endings     []string
+	vec         *wordVectors
 }
 
 func newReader(v *wordVectors, t tables) *reader {
-	return &reader{kinds: t.kinds, places: t.places, generic: t.generic, language: t.languageWords,
+	return &reader{kinds: t.kinds, subjects: t.kindSubjects, possessives: t.possessives, places: t.places, generic: t.generic, language: t.languageWords,
 		topic: t.topicWords, capital: t.capitalOnly, upper: t.upperOnly, stopwords: t.stopwords,
 		aliases: t.aliases, elisions: t.elisions, endings: t.endings, vec: v}
 }
@@ -156,6 +162,10 @@ func longest[V any](m map[string]V, ws []queryWord, i int) (int, string) {
 
 // read returns what query asks for.
 func (r *reader) read(query string) *asks {
+	a := &asks{}
+	if am, rest, ok := readAmount(query); ok {
+		a.amount, query = &am, rest
+	}
 	var ws []queryWord
 	var orig []string
 	r.splitWordsOf(query, func(w string, c wordCase, o int, word string) {
@@ -164,7 +174,6 @@ func (r *reader) read(query string) *asks {
 			orig = append(orig, word)
 		}
 	})
-	a := &asks{}
 	countries := map[string]bool{}
 	for i := 0; i < len(ws); {
 		if n, key := longest(r.places, ws, i); n > 0 && r.isPlace(ws, i, n, key) {
@@ -184,21 +193,46 @@ func (r *reader) read(query string) *asks {
 			i += n
 			continue
 		}
-		if n, key := longest(r.kinds, ws, i); n > 0 {
+		// "Will automation take people's jobs away": a kind word in a
+		// phrase about a subject, or owned by someone, asks for no kind.
+		if n, _ := longest(r.subjects, ws, i); n > 0 {
+			i += n
+			continue
+		}
+		// A longer generic phrase reads whole: "retours d'expérience" is the
+		// framing of a question, "retours" alone asks for feedback.
+		nGeneric, _ := longest(r.generic, ws, i)
+		if n, key := longest(r.kinds, ws, i); n > nGeneric && !r.owned(ws, orig, i) {
+			// The words of physical AI ("warehouse robots", "humanoid") name
+			// a subject, which signals of any kind may be about (a warehouse
+			// robot pilot hiring, a humanoid maker raising money): they are
+			// scored, not asked for. "Physical AI", the kind's own name,
+			// asks for the kind.
 			tag := r.kinds[key]
+			if tag == physicalKind && key != strings.ReplaceAll(tag, "_", " ") {
+				i += n
+				continue
+			}
 			if !slices.Contains(a.kinds, tag) {
 				a.kinds = append(a.kinds, tag)
 			}
 			for k := range n {
 				ws[i+k].role = roleKind
 			}
-			if tag == physicalKind {
-				a.subject = true
-			}
 			i += n
 			continue
 		}
-		if n, _ := longest(r.generic, ws, i); n > 0 {
+		if n := nGeneric; n > 0 {
+			// "AI Act", "AI regulation": a generic word that names a body
+			// of rules with the words after it is part of the subject.
+			next := i + n
+			for next < len(ws) && r.generic[ws[next].w] {
+				next++
+			}
+			if next < len(ws) && r.topic[ws[next].w] {
+				i = next
+				continue
+			}
 			for k := range n {
 				ws[i+k].role = roleGeneric
 			}
@@ -232,7 +266,7 @@ func (r *reader) read(query string) *asks {
 		if w.role == roleNone && !r.stopwords[w.w] {
 			a.subject = true
 		}
-		if w.role == roleNone || w.role == roleName || w.role == roleKind && r.kinds[w.w] == physicalKind {
+		if w.role == roleNone || w.role == roleName {
 			keep[w.orig] = true
 		}
 	}
@@ -243,7 +277,7 @@ func (r *reader) read(query string) *asks {
 		}
 	}
 	a.text = strings.Join(text, " ")
-	// A query about humanoid robot funding asks for funding.
+	// A query about physical AI funding asks for funding.
 	if len(a.kinds) > 1 {
 		a.kinds = slices.DeleteFunc(a.kinds, func(k string) bool { return k == physicalKind })
 	}
@@ -252,6 +286,21 @@ func (r *reader) read(query string) *asks {
 	}
 	slices.Sort(a.countries)
 	return a
+}
+
+// owned reports whether the word ws[i] follows a possessive ("people's
+// jobs", "their jobs", "nos emplois"): it then names something of theirs,
+// not a kind of signal asked for.
+func (r *reader) owned(ws []queryWord, orig []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := ws[i-1]
+	if r.possessives[prev.w] {
+		return true
+	}
+	o := strings.ReplaceAll(orig[prev.orig], "’", "'")
+	return prev.orig != ws[i].orig && (strings.HasSuffix(o, "'s") || strings.HasSuffix(o, "s'"))
 }
 
 // isPlace reports whether the n words from ws[i], which spell the place

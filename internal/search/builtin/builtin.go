@@ -609,16 +609,20 @@ type docTerms struct {
 	lex    []uint64
 	vecs   []int32
 	places docPlaces
+	// amounts are the amounts of money the text states, in US dollars.
+	amounts []float64
 }
 
 // agree sets Barred for a candidate c (its text analysed as t, with tf
 // occurrences of each lexical query term) that disagrees with what the
 // query asks for (a), whose names are the lexical terms names: another kind
-// of signal, another place, or a text without one of the names.
+// of signal, another place, a text without one of the names, or one whose
+// stated amounts of money are all outside the one asked for.
 func (f *Features) agree(a *asks, c search.Candidate, t *docTerms, tf []int32, names []int) {
 	f.Barred = len(a.kinds) > 0 && !slices.Contains(a.kinds, c.Tag) ||
 		a.place() && a.placeAgrees(c.Country, t.places) == "" ||
-		len(names) < len(a.names) // a name no candidate of the window has
+		len(names) < len(a.names) || // a name no candidate of the window has
+		a.amount != nil && len(t.amounts) > 0 && !a.amount.agrees(t.amounts)
 	for _, i := range names {
 		if tf[i] == 0 {
 			f.Barred = true
@@ -655,6 +659,9 @@ func (b *Scorer) terms(c search.Candidate) *docTerms {
 		return t
 	}
 	t = &docTerms{places: b.rd.textPlaces(text)}
+	for _, s := range findAmounts(text) {
+		t.amounts = append(t.amounts, s.usd)
+	}
 	b.an.analyze(text, nil, func(lex []byte, v int32) {
 		if lex != nil {
 			t.lex = append(t.lex, maphash.Bytes(termSeed, lex))

@@ -71,6 +71,8 @@ func (t *tables) read(fsys fs.FS) error {
 	t.elisions = r.list("elisions.txt")
 	t.endings = r.list("endings.txt")
 	t.kinds = r.pairs("kinds.txt")
+	t.kindSubjects = r.set("kind-subjects.txt")
+	t.possessives = r.set("possessives.txt")
 	t.generic = r.set("generic.txt")
 	t.languageWords = r.set("language-words.txt")
 	t.topicWords = r.set("topic-words.txt")

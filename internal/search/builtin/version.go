@@ -42,6 +42,8 @@ type tables struct {
 	elisions      []string          // elisions.txt
 	endings       []string          // endings.txt
 	kinds         map[string]string // kinds.txt
+	kindSubjects  map[string]bool   // kind-subjects.txt
+	possessives   map[string]bool   // possessives.txt
 	generic       map[string]bool   // generic.txt
 	languageWords map[string]bool   // language-words.txt
 	topicWords    map[string]bool   // topic-words.txt
@@ -92,7 +94,7 @@ func (t tables) model() string {
 	for _, s := range []struct {
 		name string
 		set  map[string]bool
-	}{{"generic", t.generic}, {"language", t.languageWords}, {"topic", t.topicWords},
+	}{{"generic", t.generic}, {"kind-subject", t.kindSubjects}, {"possessive", t.possessives}, {"language", t.languageWords}, {"topic", t.topicWords},
 		{"capital", t.capitalOnly}, {"upper", t.upperOnly}} {
 		for _, w := range slices.Sorted(maps.Keys(s.set)) {
 			if s.set[w] {

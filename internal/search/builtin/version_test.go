@@ -21,6 +21,8 @@ func cloneTables(t tables) tables {
 	c.endings = slices.Clone(t.endings)
 	c.kinds = maps.Clone(t.kinds)
 	c.generic = maps.Clone(t.generic)
+	c.kindSubjects = maps.Clone(t.kindSubjects)
+	c.possessives = maps.Clone(t.possessives)
 	c.languageWords = maps.Clone(t.languageWords)
 	c.topicWords = maps.Clone(t.topicWords)
 	c.places = maps.Clone(t.places)
@@ -86,6 +88,12 @@ func TestModelFollowsEveryTable(t *testing.T) {
 		},
 		"generic": {
 			func(t *tables) { delete(t.generic, "ai") },
+		},
+		"kindSubjects": {
+			func(t *tables) { t.kindSubjects["job fair"] = true },
+		},
+		"possessives": {
+			func(t *tables) { delete(t.possessives, "their") },
 		},
 		"languageWords": {
 			func(t *tables) { t.languageWords["idiom"] = true },
