@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,5 +115,102 @@ func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
 		if ids := matchIDs(got.Matches); len(ids) != 3 || slices.Contains(ids, dakar) || !strings.Contains(string(body), `"country:france"`) {
 			t.Errorf("search_signals: %s", body)
 		}
+	})
+}
+
+// TestSearchAnswersQuestions runs questions as people and agents ask them
+// through the real service, over HTTP and MCP: the framing of a question
+// counts against no match, a kind word in a subject asks for no kind,
+// places joined by "and", amounts of money, and names in every language.
+func TestSearchAnswersQuestions(t *testing.T) {
+	ta := demoSearchApp(t)
+	const (
+		kinemo12M = "pn_d4abd660efcd" // Kinemo Robotique raises €12M
+		sauti     = "pn-2026-09-0042" // Sauti Labs raises $4.5M
+		bordeaux  = "pn-2026-10-0022" // six months of mobile robots in a warehouse near Bordeaux
+	)
+	mcp := ta.mcpSession("")
+	search := func(t *testing.T, query string) []api.SearchMatch {
+		t.Helper()
+		resp, body := ta.search(`{"query":` + strconv.Quote(query) + `,"limit":50}`)
+		wantStatus(t, resp, body, 200)
+		http := decode[api.SearchResponse](t, body)
+		res, body := callTool(t, mcp, "search_signals", map[string]any{"query": query, "limit": 50})
+		if res.IsError {
+			t.Fatalf("search_signals %q: %s", query, body)
+		}
+		if over := decode[api.SearchResponse](t, body); !slices.Equal(matchIDs(over.Matches), matchIDs(http.Matches)) {
+			t.Errorf("%q: MCP matches %v, HTTP %v", query, matchIDs(over.Matches), matchIDs(http.Matches))
+		}
+		return http.Matches
+	}
+	each := func(t *testing.T, ms []api.SearchMatch, atLeast int, ok func(api.SearchMatch) bool) {
+		t.Helper()
+		if len(ms) < atLeast {
+			t.Errorf("%d matches %v, want at least %d", len(ms), matchIDs(ms), atLeast)
+		}
+		for _, m := range ms {
+			if !ok(m) {
+				t.Errorf("%s (%s, %v) matches: %.80q", m.ID, m.Tag, m.Country, m.Snippet)
+			}
+		}
+	}
+	mentions := func(words ...string) func(api.SearchMatch) bool {
+		return func(m api.SearchMatch) bool {
+			for _, w := range words {
+				if strings.Contains(strings.ToLower(m.Snippet), w) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	t.Run("the framing of a question", func(t *testing.T) {
+		each(t, search(t, "who is criticising AI coding assistants"), 3, func(m api.SearchMatch) bool {
+			return m.Tag == "product_feedback" && mentions("coding assistant", "assistant de code")(m)
+		})
+		each(t, search(t, "how are companies preparing for the EU AI Act"), 3, mentions("ai act"))
+		each(t, search(t, "AI Act"), 3, mentions("ai act"))
+	})
+	t.Run("a kind word in a subject", func(t *testing.T) {
+		each(t, search(t, "will automation take people's jobs away"), 0, func(m api.SearchMatch) bool {
+			return !slices.Contains(m.Matched, "tag:job")
+		})
+		ms := search(t, "retours d'expérience sur les robots dans les entrepôts")
+		each(t, ms, 1, mentions("robot", "amr"))
+		if !slices.Contains(matchIDs(ms), bordeaux) {
+			t.Errorf("matches %v, want %s", matchIDs(ms), bordeaux)
+		}
+	})
+	t.Run("physical AI", func(t *testing.T) {
+		each(t, search(t, "warehouse robots"), 5, mentions("warehouse", "entrepôt", "amr", "fulfilment"))
+		each(t, search(t, "physical AI"), 20, func(m api.SearchMatch) bool { return m.Tag == "physical_ai" })
+	})
+	t.Run("places joined by and", func(t *testing.T) {
+		each(t, search(t, "warehouse robots in Spain and Mexico"), 1, func(m api.SearchMatch) bool {
+			return m.Country != nil && (*m.Country == "mexico" || *m.Country == "spain")
+		})
+	})
+	t.Run("an amount", func(t *testing.T) {
+		ms := search(t, "funding rounds of more than $50M")
+		each(t, ms, 3, func(m api.SearchMatch) bool { return m.Tag == "funding" && m.ID != kinemo12M && m.ID != sauti })
+	})
+	t.Run("a name in every language", func(t *testing.T) {
+		ms := search(t, "Parla speech recognition")
+		each(t, ms, 3, mentions("parla"))
+		french := 0
+		for _, m := range ms {
+			if m.Language == "fr" {
+				french++
+			}
+		}
+		if french < 2 {
+			t.Errorf("%d French matches of %v, want the French Parla signals too", french, matchIDs(ms))
+		}
+	})
+	t.Run("a kind and a place in French", func(t *testing.T) {
+		each(t, search(t, "offres d'emploi en robotique en France"), 1, func(m api.SearchMatch) bool {
+			return m.Tag == "job" && m.Country != nil && *m.Country == "france"
+		})
 	})
 }
