@@ -122,8 +122,10 @@ func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
 // through the real service, over HTTP and MCP: the framing of a question
 // counts against no match, a kind word in a subject asks for no kind,
 // places joined by "and", amounts of money, and names in every language.
-// ("offres d'emploi en robotique en France" is still missed: its one answer
-// scores 0.81.)
+// Still missed: "offres d'emploi en robotique en France" (its one answer
+// scores 0.84), "software that writes the doctor's notes during a
+// consultation" (0.80) and "photograph a shop shelf to know what to
+// reorder" (0.49), though each ranks its answer first.
 func TestSearchAnswersQuestions(t *testing.T) {
 	ta := demoSearchApp(t)
 	const (
@@ -173,6 +175,7 @@ func TestSearchAnswersQuestions(t *testing.T) {
 		})
 		each(t, search(t, "how are companies preparing for the EU AI Act"), 3, mentions("ai act"))
 		each(t, search(t, "AI Act"), 3, mentions("ai act"))
+		each(t, search(t, "lessons learned running AI customer service chatbots"), 1, mentions("chatbot"))
 	})
 	t.Run("a kind word in a subject", func(t *testing.T) {
 		each(t, search(t, "will automation take people's jobs away"), 0, func(m api.SearchMatch) bool {
