@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"io"
 	"log/slog"
@@ -402,15 +403,39 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 
 func TestOAuthRegistrationRefusals(t *testing.T) {
 	ta := newTestApp(t)
-	for _, tc := range []struct{ name, body, code string }{
-		{"no redirect", `{"client_name":"x"}`, "invalid_redirect_uri"},
-		{"http elsewhere", `{"redirect_uris":["http://example.com/cb"]}`, "invalid_redirect_uri"},
-		{"fragment", `{"redirect_uris":["https://example.com/cb#x"]}`, "invalid_redirect_uri"},
-		{"relative", `{"redirect_uris":["/cb"]}`, "invalid_redirect_uri"},
-		{"javascript", `{"redirect_uris":["javascript:alert(1)"]}`, "invalid_redirect_uri"},
-		{"secret", `{"redirect_uris":["https://example.com/cb"],"token_endpoint_auth_method":"client_secret_basic"}`, "invalid_client_metadata"},
-		{"implicit", `{"redirect_uris":["https://example.com/cb"],"grant_types":["implicit"]}`, "invalid_client_metadata"},
-		{"not json", `redirect_uris=x`, "invalid_client_metadata"},
+	// uri is a loopback redirect URI of exactly n bytes.
+	uri := func(i, n int) string {
+		u := fmt.Sprintf("http://127.0.0.1:9/cb/%d/", i)
+		return u + strings.Repeat("a", n-len(u))
+	}
+	uris := func(count, n int) string {
+		var out []string
+		for i := range count {
+			out = append(out, uri(i, n))
+		}
+		b, _ := json.Marshal(out)
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		code       string
+	}{
+		{"no redirect", `{"client_name":"x"}`, 400, "invalid_redirect_uri"},
+		{"http elsewhere", `{"redirect_uris":["http://example.com/cb"]}`, 400, "invalid_redirect_uri"},
+		{"fragment", `{"redirect_uris":["https://example.com/cb#x"]}`, 400, "invalid_redirect_uri"},
+		{"relative", `{"redirect_uris":["/cb"]}`, 400, "invalid_redirect_uri"},
+		{"javascript", `{"redirect_uris":["javascript:alert(1)"]}`, 400, "invalid_redirect_uri"},
+		{"secret", `{"redirect_uris":["https://example.com/cb"],"token_endpoint_auth_method":"client_secret_basic"}`, 400, "invalid_client_metadata"},
+		{"implicit", `{"redirect_uris":["https://example.com/cb"],"grant_types":["implicit"]}`, 400, "invalid_client_metadata"},
+		{"not json", `redirect_uris=x`, 400, "invalid_client_metadata"},
+		{"at the bounds", `{"client_name":"` + strings.Repeat("é", 100) + `","redirect_uris":` + uris(5, 512) + `}`, 201, ""},
+		{"six redirect URIs", `{"redirect_uris":` + uris(6, 40) + `}`, 400, "invalid_redirect_uri"},
+		{"a redirect URI of 513 bytes", `{"redirect_uris":` + uris(1, 513) + `}`, 400, "invalid_redirect_uri"},
+		{"a name of 101 characters", `{"client_name":"` + strings.Repeat("é", 101) + `","redirect_uris":["https://example.com/cb"]}`, 400, "invalid_client_metadata"},
+		{"grant types repeated", `{"redirect_uris":["https://example.com/cb"],"grant_types":["refresh_token","refresh_token","refresh_token"]}`, 400, "invalid_client_metadata"},
+		{"response types repeated", `{"redirect_uris":["https://example.com/cb"],"response_types":["code","code"]}`, 400, "invalid_client_metadata"},
+		{"a long scope", `{"redirect_uris":["https://example.com/cb"],"scope":"` + strings.Repeat("signals:read ", 40) + `"}`, 400, "invalid_client_metadata"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, err := http.Post(ta.srv.URL+"/oauth/register", "application/json", strings.NewReader(tc.body))
@@ -419,11 +444,15 @@ func TestOAuthRegistrationRefusals(t *testing.T) {
 			}
 			defer resp.Body.Close()
 			var e struct {
-				Error string `json:"error"`
+				Error       string `json:"error"`
+				Description string `json:"error_description"`
 			}
 			json.NewDecoder(resp.Body).Decode(&e)
-			if resp.StatusCode != http.StatusBadRequest || e.Error != tc.code {
-				t.Errorf("status %d error %q, want 400 %s", resp.StatusCode, e.Error, tc.code)
+			if resp.StatusCode != tc.status || e.Error != tc.code {
+				t.Errorf("status %d error %q, want %d %q", resp.StatusCode, e.Error, tc.status, tc.code)
+			}
+			if tc.code != "" && e.Description == "" {
+				t.Errorf("%s without error_description", e.Error)
 			}
 		})
 	}

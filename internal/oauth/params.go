@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/url"
 	"slices"
@@ -23,9 +24,21 @@ const (
 	maxClientID    = 256
 	maxRedirectURI = 2048
 	maxState       = 2048
-	maxClientName  = 200
-	maxRedirects   = 10
 	maxToken       = 256
+)
+
+// Bounds on a registration, which anyone may send and which is stored:
+// MCP clients register one to four redirect URIs (a loopback callback, a
+// claimed https one), Microsoft Entra takes redirect URIs of at most 256
+// characters, and a name longer than a short line is not a name people
+// read on a consent page. Metadata the server does not read (logo_uri,
+// contacts and the like) is neither stored nor echoed, so the 32 KiB body
+// bound is its bound.
+const (
+	maxRedirects          = 5
+	maxRegisteredRedirect = 512
+	maxClientName         = 100
+	maxRegisteredScope    = 256
 )
 
 // AuthorizeRequest is a checked authorization request (RFC 6749 §4.1.1,
@@ -250,15 +263,25 @@ func ParseRegistration(body []byte) (ClientMetadata, *Error) {
 	default:
 		return m, fail(ErrInvalidClientMeta, "token_endpoint_auth_method must be none: only public clients with PKCE register here")
 	}
+	if len(r.GrantTypes) > 2 {
+		return m, fail(ErrInvalidClientMeta, "grant_types may hold authorization_code and refresh_token, each once")
+	}
 	for _, g := range r.GrantTypes {
 		if g != GrantAuthorizationCode && g != GrantRefreshToken {
 			return m, fail(ErrInvalidClientMeta, "grant_types may hold authorization_code and refresh_token only")
 		}
 	}
+	if len(r.ResponseTypes) > 1 {
+		return m, fail(ErrInvalidClientMeta, "response_types may hold code, once")
+	}
 	for _, t := range r.ResponseTypes {
 		if t != "code" {
 			return m, fail(ErrInvalidClientMeta, "response_types may hold code only")
 		}
+	}
+	if len(r.Scope) > maxRegisteredScope {
+		return m, fail(ErrInvalidClientMeta, fmt.Sprintf("scope must be at most %d bytes; the scopes are %s",
+			maxRegisteredScope, strings.Join(Scopes, " ")))
 	}
 	if r.Scope != "" {
 		if _, e := ParseScope(r.Scope, true); e != nil {
@@ -269,7 +292,8 @@ func ParseRegistration(body []byte) (ClientMetadata, *Error) {
 		return m, fail(ErrInvalidRedirectURI, "redirect_uris is missing: register at least one")
 	}
 	if len(r.RedirectURIs) > maxRedirects {
-		return m, fail(ErrInvalidRedirectURI, "register at most 10 redirect URIs")
+		return m, fail(ErrInvalidRedirectURI, fmt.Sprintf("redirect_uris holds %d URIs; register at most %d",
+			len(r.RedirectURIs), maxRedirects))
 	}
 	for _, u := range r.RedirectURIs {
 		if msg := checkRedirectURI(u); msg != "" {
@@ -280,8 +304,12 @@ func ParseRegistration(body []byte) (ClientMetadata, *Error) {
 		}
 	}
 	m.Name = strings.TrimSpace(r.ClientName)
-	if utf8.RuneCountInString(m.Name) > maxClientName || !printable(m.Name) {
-		return m, fail(ErrInvalidClientMeta, "client_name must be at most 200 printable characters")
+	if n := utf8.RuneCountInString(m.Name); n > maxClientName {
+		return m, fail(ErrInvalidClientMeta, fmt.Sprintf("client_name must be at most %d characters; it has %d",
+			maxClientName, n))
+	}
+	if !printable(m.Name) {
+		return m, fail(ErrInvalidClientMeta, "client_name must be printable UTF-8 without control characters")
 	}
 	return m, nil
 }
@@ -290,8 +318,11 @@ func ParseRegistration(body []byte) (ClientMetadata, *Error) {
 // absolute https URL, or http on a loopback host for native apps (RFC 8252
 // §7.3), without a fragment or credentials.
 func checkRedirectURI(s string) string {
-	if len(s) > maxRedirectURI || !printable(s) {
-		return "must be at most 2048 printable characters"
+	if len(s) > maxRegisteredRedirect {
+		return fmt.Sprintf("must be at most %d bytes; it has %d", maxRegisteredRedirect, len(s))
+	}
+	if !printable(s) {
+		return "must be printable UTF-8 without control characters"
 	}
 	u, err := url.Parse(s)
 	if err != nil || !u.IsAbs() || u.Host == "" || u.Opaque != "" {
