@@ -13,7 +13,8 @@ import (
 // area's, which is built after it (the account area lists its
 // connections).
 func (a *App) newOAuth() {
-	a.oauth = oauth.New(oauth.Config{BaseURL: a.cfg.BaseURL, Store: a.store, Pages: accountPages{a}, Log: a.log, Now: a.now})
+	a.oauth = oauth.New(oauth.Config{BaseURL: a.cfg.BaseURL, Store: a.store, Throttle: a.store,
+		Pages: accountPages{a}, Log: a.log, Now: a.now})
 }
 
 // accountPages lends the account area's pages to the OAuth server.

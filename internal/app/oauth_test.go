@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -458,6 +459,84 @@ func TestOAuthRegistrationRefusals(t *testing.T) {
 	}
 }
 
+// registerFrom sends a valid registration to h as if from the client
+// address addr.
+func registerFrom(h http.Handler, addr string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodPost, "/oauth/register",
+		strings.NewReader(`{"client_name":"C","redirect_uris":["`+testRedirect+`"]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = addr
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// TestOAuthRegistrationThrottle: one client address registers at most 20
+// clients an hour; then a 429 with Retry-After and an OAuth error, while
+// other addresses, and the same one in the next hour, still register.
+func TestOAuthRegistrationThrottle(t *testing.T) {
+	hour := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	clk := &clock{t: hour.Add(10 * time.Minute)}
+	ta := newTestApp(t, WithClock(clk.Now))
+	h := ta.Handler()
+	for i := range 20 {
+		if rec := registerFrom(h, "192.0.2.1:4000"); rec.Code != http.StatusCreated {
+			t.Fatalf("registration %d: %d %s", i+1, rec.Code, rec.Body)
+		}
+	}
+	for _, tc := range []struct {
+		name, addr string
+		at         time.Time
+		status     int
+		retryAfter string
+	}{
+		{"the 21st", "192.0.2.1:4000", hour.Add(30 * time.Minute), 429, "1800"},
+		{"from another port", "192.0.2.1:4001", hour.Add(59*time.Minute + 59*time.Second), 429, "1"},
+		{"from another address", "192.0.2.2:4000", hour.Add(30 * time.Minute), 201, ""},
+		{"in the next hour", "192.0.2.1:4000", hour.Add(time.Hour), 201, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk.Set(tc.at)
+			rec := registerFrom(h, tc.addr)
+			if rec.Code != tc.status || rec.Header().Get("Retry-After") != tc.retryAfter {
+				t.Fatalf("%d Retry-After %q, want %d %q: %s", rec.Code, rec.Header().Get("Retry-After"),
+					tc.status, tc.retryAfter, rec.Body)
+			}
+			if tc.status != 429 {
+				return
+			}
+			e := decode[struct {
+				Error       string `json:"error"`
+				Description string `json:"error_description"`
+				Seconds     int    `json:"retry_after_seconds"`
+			}](t, rec.Body.Bytes())
+			if e.Error != "too_many_requests" || e.Description == "" || strconv.Itoa(e.Seconds) != tc.retryAfter ||
+				rec.Header().Get("Content-Type") != "application/json" || rec.Header().Get("Cache-Control") != "no-store" {
+				t.Errorf("429 answer %s with headers %v", rec.Body, rec.Header())
+			}
+		})
+	}
+}
+
+// TestOAuthRegistrationThrottleAcrossReplicas: the count is the store's, so
+// two replicas together register no more than one would.
+func TestOAuthRegistrationThrottleAcrossReplicas(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 11, 21, 12, 10, 0, 0, time.UTC)}
+	db, outbox := pgtest.FreshSchema(t), t.TempDir()
+	one, two := replicaServer(t, db, outbox, WithClock(clk.Now)), replicaServer(t, db, outbox, WithClock(clk.Now))
+	for i := range 20 {
+		h := []http.Handler{one.Handler(), two.Handler()}[i%2]
+		if rec := registerFrom(h, "192.0.2.1:4000"); rec.Code != http.StatusCreated {
+			t.Fatalf("registration %d: %d %s", i+1, rec.Code, rec.Body)
+		}
+	}
+	for name, h := range map[string]http.Handler{"one": one.Handler(), "two": two.Handler()} {
+		if rec := registerFrom(h, "192.0.2.1:4000"); rec.Code != http.StatusTooManyRequests {
+			t.Errorf("replica %s after 20: %d %s", name, rec.Code, rec.Body)
+		}
+	}
+}
+
 func TestOAuthConnectionsInTheAccount(t *testing.T) {
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
@@ -532,10 +611,10 @@ type replica struct {
 }
 
 // replicaServer starts one more service on database; all share one outbox.
-func replicaServer(t *testing.T, db, outbox string) replica {
+func replicaServer(t *testing.T, db, outbox string, opts ...Option) replica {
 	t.Helper()
 	cfg := Config{BaseURL: "https://signals.example", Database: db, Mail: MailConfig{Outbox: outbox, DigestHour: 7}}
-	a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package oauth
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"signals/internal/failure"
 )
@@ -20,6 +21,9 @@ const (
 	ErrInvalidClientMeta    = "invalid_client_metadata"
 	ErrAccessDenied         = "access_denied"
 	ErrServerError          = "server_error"
+	// ErrTooManyRequests answers a 429: no OAuth specification names one,
+	// so it is the status's own name.
+	ErrTooManyRequests = "too_many_requests"
 )
 
 // Error is an OAuth error: a code of the specifications above and a
@@ -32,6 +36,9 @@ type Error struct {
 	Description string `json:"error_description,omitempty"`
 	// Status is the HTTP status of the JSON answer.
 	Status int `json:"-"`
+	// RetryAfterSeconds is the wait before a retry is worth it, when one
+	// is known; it is also sent as Retry-After.
+	RetryAfterSeconds int `json:"retry_after_seconds,omitempty"`
 	// Param names the request parameter at fault, when one is; missing
 	// tells that it was not sent.
 	Param   string `json:"-"`
@@ -98,6 +105,9 @@ func writeError(w http.ResponseWriter, e *Error) {
 	if e.Code == ErrInvalidClient {
 		// RFC 6749 §5.2: a 401 names the scheme the client may use.
 		w.Header().Set("WWW-Authenticate", `Basic realm="signals"`)
+	}
+	if e.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
 	writeJSON(w, e.Status, e)
 }

@@ -23,6 +23,7 @@ import (
 	"signals/internal/auth"
 	"signals/internal/failure"
 	"signals/internal/store"
+	"signals/internal/throttle"
 )
 
 // Paths of the authorization server and of the metadata documents.
@@ -65,9 +66,12 @@ type Config struct {
 	// BaseURL is the issuer; the protected resource is BaseURL + "/mcp".
 	BaseURL string
 	Store   store.OAuth
-	Pages   Pages
-	Log     *slog.Logger
-	Now     func() time.Time
+	// Throttle counts registrations per client address; the store's
+	// sign-in throttle is one, and holds across replicas.
+	Throttle throttle.Counter
+	Pages    Pages
+	Log      *slog.Logger
+	Now      func() time.Time
 }
 
 // Server serves the OAuth endpoints and checks the access tokens that /mcp

@@ -1,6 +1,8 @@
 package oauth
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -8,6 +10,7 @@ import (
 
 	"signals/internal/auth"
 	"signals/internal/store"
+	"signals/internal/throttle"
 )
 
 // RegistrationResponse is the answer to a registration (RFC 7591 §3.2.1).
@@ -21,6 +24,13 @@ type RegistrationResponse struct {
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`
 	Scope                   string   `json:"scope"`
 }
+
+// perAddress bounds registrations from one client address. A client
+// registers once and keeps its client_id; a few more cover reinstalls and
+// several apps behind one address. Anyone may register, and each
+// registration is stored, so the bound is what keeps a stranger from
+// filling the database.
+var perAddress = throttle.Limit{Scope: "oauth-register address", Max: 20, Window: time.Hour}
 
 // Register serves POST /oauth/register: dynamic registration of a public
 // client. No secret is issued; PKCE protects the code instead.
@@ -37,6 +47,20 @@ func (s *Server) Register(w http.ResponseWriter, r *http.Request) {
 	m, e := ParseRegistration(body)
 	if e != nil {
 		writeError(w, e)
+		return
+	}
+	// Only registrations that would be stored are counted, so a client
+	// that fixes its metadata is not refused for its mistakes.
+	if err := perAddress.Take(r.Context(), s.cfg.Throttle, throttle.ClientAddress(r), s.cfg.Now()); err != nil {
+		var refused *throttle.Refused
+		if !errors.As(err, &refused) {
+			writeError(w, s.serverError(r, err))
+			return
+		}
+		wait := refused.RetryAfter(s.cfg.Now())
+		writeError(w, &Error{Code: ErrTooManyRequests, Status: http.StatusTooManyRequests, RetryAfterSeconds: wait,
+			Description: fmt.Sprintf("at most %d clients may register from one address per hour; register again after %s UTC (in %d seconds), or reuse a client_id this server issued",
+				perAddress.Max, refused.RetryAt.UTC().Format("15:04"), wait)})
 		return
 	}
 	now := s.cfg.Now().UTC().Truncate(time.Second)
