@@ -15,7 +15,7 @@ import (
 )
 
 // sweepEvery is how often expired sign-in links, sessions, throttle
-// windows and ended OAuth grants are deleted.
+// windows, ended OAuth grants and unused OAuth clients are deleted.
 const sweepEvery = 10 * time.Minute
 
 // newAccountArea builds sign-in, sessions, the account area and digests.
@@ -79,16 +79,7 @@ func (a *App) startAccountWork(ctx context.Context) (stop func()) {
 		t := time.NewTicker(sweepEvery)
 		defer t.Stop()
 		for {
-			if err := a.store.SweepSessions(ctx, a.now()); err != nil && ctx.Err() == nil {
-				a.log.Error("background job failed", "op", "sweep expired sessions", "err", err)
-			} else if err == nil {
-				a.log.Debug("background job done", "op", "sweep expired sessions")
-			}
-			if err := a.store.SweepOAuth(ctx, a.now()); err != nil && ctx.Err() == nil {
-				a.log.Error("background job failed", "op", "sweep ended oauth grants", "err", err)
-			} else if err == nil {
-				a.log.Debug("background job done", "op", "sweep ended oauth grants")
-			}
+			a.sweep(ctx)
 			select {
 			case <-t.C:
 			case <-ctx.Done():
@@ -97,4 +88,23 @@ func (a *App) startAccountWork(ctx context.Context) (stop func()) {
 		}
 	})
 	return func() { cancel(); wg.Wait() }
+}
+
+// sweep deletes expired sign-in links, sessions and throttle windows, and
+// what OAuth no longer needs; a failure is logged and tried again at the
+// next sweep.
+func (a *App) sweep(ctx context.Context) {
+	for _, job := range []struct {
+		op  string
+		run func(context.Context) error
+	}{
+		{"sweep expired sessions", func(ctx context.Context) error { return a.store.SweepSessions(ctx, a.now()) }},
+		{"sweep ended oauth grants and unused clients", a.oauth.Sweep},
+	} {
+		if err := job.run(ctx); err != nil && ctx.Err() == nil {
+			a.log.Error("background job failed", "op", job.op, "err", err)
+		} else if err == nil {
+			a.log.Debug("background job done", "op", job.op)
+		}
+	}
 }

@@ -537,6 +537,41 @@ func TestOAuthRegistrationThrottleAcrossReplicas(t *testing.T) {
 	}
 }
 
+// TestOAuthUnusedClientsAreDeleted: the sweep deletes a client that never
+// completed an authorization a day after it registered, and a connected
+// client 30 days after its connection ended; until then the client may
+// authorize again.
+func TestOAuthUnusedClientsAreDeleted(t *testing.T) {
+	clk := &clock{t: noon}
+	ta := newTestApp(t, WithClock(clk.Now))
+	b := signedInBrowser(t, ta)
+	unused := register(t, ta.srv.URL, "Never authorized")
+	connected := register(t, ta.srv.URL, "Connected")
+	authorize(t, b, oauthConfig(ta.srv.URL, connected))
+	day := 24 * time.Hour
+	for _, tc := range []struct {
+		name                      string
+		after                     time.Duration
+		unusedKept, connectedKept bool
+	}{
+		{"23 hours after registering", 23 * time.Hour, true, true},
+		{"25 hours after registering", 25 * time.Hour, false, true},
+		{"29 days after the connection expired", 59 * day, false, true},
+		{"31 days after the connection expired", 61 * day, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk.Set(noon.Add(tc.after))
+			ta.sweep(context.Background())
+			for id, want := range map[string]bool{unused: tc.unusedKept, connected: tc.connectedKept} {
+				_, err := ta.Store().OAuthClient(context.Background(), id)
+				if kept := err == nil; kept != want {
+					t.Errorf("client %s kept = %v (err %v), want %v", id, kept, err, want)
+				}
+			}
+		})
+	}
+}
+
 func TestOAuthConnectionsInTheAccount(t *testing.T) {
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)

@@ -41,6 +41,14 @@ const (
 	CodeLifetime       = 60 * time.Second
 	AccessLifetime     = time.Hour
 	ConnectionLifetime = 30 * 24 * time.Hour
+	// UnusedClientLifetime is how long a registered client that never
+	// completed an authorization is kept: clients register just before
+	// they send the person to consent, and anyone may register.
+	UnusedClientLifetime = 24 * time.Hour
+	// EndedGrantRetention is how long a connection is kept after it
+	// expired or was revoked, and so its client, which the person may
+	// connect again without registering anew.
+	EndedGrantRetention = 30 * 24 * time.Hour
 )
 
 // Prefixes of the secrets this server issues; they tell a leaked secret's
@@ -170,6 +178,15 @@ func (s *Server) Connections(ctx context.Context, accountID int64) ([]account.Co
 // for the next request.
 func (s *Server) Disconnect(ctx context.Context, accountID int64, id string) error {
 	return s.cfg.Store.RevokeOAuthGrant(ctx, accountID, id, s.cfg.Now())
+}
+
+// Sweep deletes expired codes and tokens, connections that ended
+// EndedGrantRetention ago, and clients without a connection registered
+// UnusedClientLifetime ago.
+func (s *Server) Sweep(ctx context.Context) error {
+	now := s.cfg.Now()
+	return s.cfg.Store.SweepOAuth(ctx, store.OAuthSweep{Now: now,
+		EndedBefore: now.Add(-EndedGrantRetention), UnusedBefore: now.Add(-UnusedClientLifetime)})
 }
 
 // displayName is how a client is named to people.

@@ -98,6 +98,21 @@ type OAuth interface {
 	TouchOAuthGrant(ctx context.Context, grantID string, at time.Time) error
 	// OAuthGrants lists the account's live grants, newest first.
 	OAuthGrants(ctx context.Context, accountID int64, now time.Time) ([]OAuthGrant, error)
-	// SweepOAuth deletes codes, tokens and grants that ended before now.
-	SweepOAuth(ctx context.Context, now time.Time) error
+	// SweepOAuth deletes what OAuth no longer needs, as sweep says.
+	SweepOAuth(ctx context.Context, sweep OAuthSweep) error
+}
+
+// OAuthSweep says what SweepOAuth deletes.
+type OAuthSweep struct {
+	// Now: codes and tokens that expired by now, and the tokens of
+	// revoked grants, are deleted.
+	Now time.Time
+	// EndedBefore: grants that expired or were revoked before it are
+	// deleted, with their codes. Until then a client that had them is
+	// kept, so that its people can connect it again.
+	EndedBefore time.Time
+	// UnusedBefore: clients registered before it that hold no grant and
+	// no code are deleted: those that never completed an authorization,
+	// and those whose last grant was deleted.
+	UnusedBefore time.Time
 }

@@ -284,17 +284,32 @@ func (q *Queries) OAuthGrants(ctx context.Context, accountID int64, now time.Tim
 	return out, nil
 }
 
-// SweepOAuth deletes ended grants (with their tokens) and expired codes.
-func (q *Queries) SweepOAuth(ctx context.Context, now time.Time) error {
-	for _, query := range []string{
-		`DELETE FROM oauth_grants WHERE expires_ns <= ? OR revoked_ns IS NOT NULL`,
-		// A used code stays while its grant lives, so that a replay is
+// SweepOAuth deletes expired codes and tokens, grants that ended before
+// sweep.EndedBefore and clients left unused since sweep.UnusedBefore, in
+// that order, so that a client whose grants went is deleted in the same
+// sweep.
+func (q *Queries) SweepOAuth(ctx context.Context, sweep store.OAuthSweep) error {
+	now, ended, unused := sweep.Now.UnixNano(), sweep.EndedBefore.UnixNano(), sweep.UnusedBefore.UnixNano()
+	for _, st := range []struct {
+		query string
+		args  []any
+	}{
+		// A refresh token expires with its grant, so a used one stays as
+		// long as presenting it again must end a live grant.
+		{`DELETE FROM oauth_tokens WHERE expires_ns <= ?
+			OR grant_id IN (SELECT id FROM oauth_grants WHERE revoked_ns IS NOT NULL)`, []any{now}},
+		{`DELETE FROM oauth_grants WHERE expires_ns <= ? OR revoked_ns <= ?`, []any{ended, ended}},
+		// A used code stays while its grant does, so that a replay is
 		// still recognised and ends the grant.
-		`DELETE FROM oauth_codes WHERE expires_ns <= ?
-			AND (grant_id IS NULL OR grant_id NOT IN (SELECT id FROM oauth_grants))`,
+		{`DELETE FROM oauth_codes WHERE expires_ns <= ?
+			AND (grant_id IS NULL OR grant_id NOT IN (SELECT id FROM oauth_grants))`, []any{now}},
+		// A client with a code is in the middle of an authorization.
+		{`DELETE FROM oauth_clients WHERE created_ns <= ?
+			AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)
+			AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.client_id = oauth_clients.id)`, []any{unused}},
 	} {
-		if _, err := q.write.ExecContext(ctx, q.bind(query), now.UnixNano()); err != nil {
-			return fmt.Errorf("store: sweep oauth: %w", err)
+		if _, err := q.exec(ctx, st.query, st.args...); err != nil {
+			return Wrap("sweep oauth", err)
 		}
 	}
 	return nil
