@@ -291,11 +291,17 @@ func ParseRegistration(body []byte) (ClientMetadata, *Error) {
 	if len(r.RedirectURIs) == 0 {
 		return m, fail(ErrInvalidRedirectURI, "redirect_uris is missing: register at least one")
 	}
+	// Past a bound the metadata is refused as such (invalid_client_metadata);
+	// a URI that could never be a redirect URI is invalid_redirect_uri.
 	if len(r.RedirectURIs) > maxRedirects {
-		return m, fail(ErrInvalidRedirectURI, fmt.Sprintf("redirect_uris holds %d URIs; register at most %d",
+		return m, fail(ErrInvalidClientMeta, fmt.Sprintf("redirect_uris holds %d URIs; register at most %d",
 			len(r.RedirectURIs), maxRedirects))
 	}
 	for _, u := range r.RedirectURIs {
+		if n := utf8.RuneCountInString(u); n > maxRegisteredRedirect {
+			return m, fail(ErrInvalidClientMeta, fmt.Sprintf("%s: a redirect URI must be at most %d characters; it has %d",
+				quote(u), maxRegisteredRedirect, n))
+		}
 		if msg := checkRedirectURI(u); msg != "" {
 			return m, fail(ErrInvalidRedirectURI, quote(u)+": "+msg)
 		}
@@ -318,9 +324,6 @@ func ParseRegistration(body []byte) (ClientMetadata, *Error) {
 // absolute https URL, or http on a loopback host for native apps (RFC 8252
 // §7.3), without a fragment or credentials.
 func checkRedirectURI(s string) string {
-	if len(s) > maxRegisteredRedirect {
-		return fmt.Sprintf("must be at most %d bytes; it has %d", maxRegisteredRedirect, len(s))
-	}
 	if !printable(s) {
 		return "must be printable UTF-8 without control characters"
 	}
