@@ -35,7 +35,9 @@ RETURNING true`
 func (db *DB) AcquireSearchSlot(ctx context.Context, accountID int64, max int, now time.Time, lease time.Duration) (func(), bool, error) {
 	id := newToken()
 	var ok bool
-	err := db.pool.QueryRow(ctx, acquireSlotSQL, accountID, now.UnixNano(), id, now.Add(lease).UnixNano(), max).Scan(&ok)
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, acquireSlotSQL, accountID, now.UnixNano(), id, now.Add(lease).UnixNano(), max).Scan(&ok)
+	})
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return nil, false, nil
@@ -58,7 +60,9 @@ const claimSQL = `INSERT INTO search_flights (key, token, expires_ns) VALUES ($1
 func (db *DB) ClaimSearch(ctx context.Context, key string, now time.Time, lease time.Duration) (func(), bool, error) {
 	token := newToken()
 	var got string
-	err := db.pool.QueryRow(ctx, claimSQL, key, token, now.Add(lease).UnixNano(), now.UnixNano()).Scan(&got)
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, claimSQL, key, token, now.Add(lease).UnixNano(), now.UnixNano()).Scan(&got)
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -75,15 +79,19 @@ func newToken() string {
 	return hex.EncodeToString(b)
 }
 
-// releaser returns a function that runs sql once, best effort: if it
-// fails, the lease it ends runs out anyway.
+// releaser returns a function that runs sql once, best effort (retried
+// once on a dropped connection): if it fails, the lease it ends runs out
+// anyway.
 func (db *DB) releaser(ctx context.Context, sql string, args ...any) func() {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			db.pool.Exec(ctx, sql, args...)
+			db.inTx(ctx, func(tx pgx.Tx) error {
+				_, err := tx.Exec(ctx, sql, args...)
+				return err
+			})
 		})
 	}
 }

@@ -42,6 +42,10 @@ type DB struct {
 	pool *pgxpool.Pool
 	sql  *sql.DB
 	idle int // database/sql's idle connections
+	// dropped is when a dropped connection was last seen (Unix
+	// nanoseconds): connections of database/sql last used before then are
+	// checked before their next use.
+	dropped atomic.Int64
 	// sample tells how common trigrams are, for choosing which to ask the
 	// trigram index for; IndexTrigrams takes it again now and then.
 	sample atomic.Pointer[trigramSample]
@@ -64,14 +68,17 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, sqlstore.Wrap("open postgres", err)
 	}
-	db := &DB{pool: pool, sql: stdlib.OpenDBFromPool(pool)}
+	db := &DB{pool: pool}
+	db.sql = stdlib.OpenDBFromPool(pool, stdlib.OptionShouldPing(db.shouldPing))
 	// database/sql keeps up to half of the pool's connections between
 	// queries instead of taking one from the pool for each; the other half
 	// stays free for what this package runs on the pool directly (quotas,
 	// leases, imports), which database/sql therefore cannot starve.
 	db.idle = max(1, int(cfg.MaxConns)/2)
 	db.sql.SetMaxIdleConns(db.idle)
-	db.Queries = sqlstore.New(retryingReader{db}, db.sql, sqlstore.Dialect{
+	// The shared queries run every read and write once more on a dropped
+	// connection where that is safe (db.retry).
+	db.Queries = sqlstore.New(db.sql, db.sql, sqlstore.Dialect{
 		Numbered:   true,
 		PublicOnly: publicOnly,
 		Position:   "strpos",
@@ -86,6 +93,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		},
 		Constraint: constraint,
 		ExecBatch:  db.execBatch,
+		Retry:      db.retry,
 	})
 	return db, nil
 }
@@ -150,7 +158,7 @@ func (db *DB) execBatch(ctx context.Context, query string, args [][]any) error {
 	for _, a := range args {
 		b.Queue(query, a...)
 	}
-	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
 		return tx.SendBatch(ctx, &b).Close()
 	})
 }

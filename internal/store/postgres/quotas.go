@@ -42,9 +42,8 @@ RETURNING minute_used, day_used, searches_used, last_denied`
 // TakeRequest counts one request if the account is under both limits.
 func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	// A session ended by the server ran nothing, so one retry counts once.
-	err := db.retry(ctx, func() error {
-		return db.pool.QueryRow(ctx, takeRequestSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, takeRequestSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
 			l.DailyRequests, l.MinuteRequests).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
 	})
 	if hasCode(err, codeForeignKeyViolation) {
@@ -72,8 +71,8 @@ RETURNING CASE WHEN minute_start >= $4 THEN minute_used ELSE 0 END,
 // containing at that are still current.
 func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	err := db.retry(ctx, func() error {
-		return db.pool.QueryRow(ctx, returnRequestSQL, accountID, model.MinuteOf(at).Unix(), model.DayOf(at).Unix(),
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, returnRequestSQL, accountID, model.MinuteOf(at).Unix(), model.DayOf(at).Unix(),
 			u.MinuteStart.Unix(), u.DayStart.Unix()).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -125,8 +124,8 @@ RETURNING CASE WHEN minute_start >= $2 THEN minute_used ELSE 0 END,
 func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
 	var denied string
-	err := db.retry(ctx, func() error {
-		return db.pool.QueryRow(ctx, reserveSearchSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit).
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, reserveSearchSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit).
 			Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &denied)
 	})
 	if hasCode(err, codeForeignKeyViolation) {

@@ -149,7 +149,7 @@ func TestSubstringParts(t *testing.T) {
 				if part.Rest != nil {
 					named++ // handed out of what the index named before
 				}
-				keys, until, ok, err := db.trigramCandidates(ctx, retryingReader{db}, folded, &part, 1500)
+				keys, until, ok, err := db.trigramCandidates(ctx, db.sql, folded, &part, 1500)
 				// A walk (not ok) may end with the listing.
 				if err != nil || !ok && round > 0 {
 					t.Fatalf("q=%q part %d: candidates %v, %v", q, round, ok, err)

@@ -2,15 +2,19 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"io"
 	"net"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"signals/internal/store/sqlstore"
 )
 
 // Unreachable reports whether err means that the database could not be
@@ -39,45 +43,69 @@ func Unreachable(err error) bool {
 }
 
 // retry runs fn, and once more when it failed because the connection was
-// dropped. Before the second run it drops every idle connection, since a
-// server that ended one session has usually ended them all, and a
-// connection used less than a second ago is reused without a check.
+// dropped, unless fn may have committed what it wrote. Before the second run
+// it drops every idle connection, since a server that ended one session has
+// usually ended them all, and a connection used less than a second ago is
+// reused without a check.
 func (db *DB) retry(ctx context.Context, fn func() error) error {
 	err := fn()
-	if !Unreachable(err) || ctx.Err() != nil {
+	if !Unreachable(err) || ctx.Err() != nil || mayHaveCommitted(err) {
 		return err
 	}
 	db.dropIdle()
 	return fn()
 }
 
+// mayHaveCommitted tells whether err leaves it unknown if a transaction
+// committed: its COMMIT was sent and no answer came back (the connection
+// broke). A COMMIT that the server answered with an error did not commit,
+// whatever the error: PostgreSQL holds off a termination from the commit
+// record to the end of the commit, so a session ended while committing
+// either ends before the commit (and says so) or after it has answered
+// COMMIT. (A wait for synchronous replication ended by a termination is
+// the exception, and the server sends nothing then.)
+func mayHaveCommitted(err error) bool {
+	var commit *sqlstore.CommitError
+	var pgErr *pgconn.PgError
+	return errors.As(err, &commit) && !errors.As(commit.Err, &pgErr)
+}
+
+// inTx runs fn in a transaction on the pool, committed if fn succeeds, and
+// runs it again on a new connection when the connection dropped before the
+// COMMIT was sent: the transaction then did not happen. fn must start
+// afresh each time. Every write on the pool goes through it, so that a
+// dropped connection costs no request and applies no write twice.
+func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return db.retry(ctx, func() error {
+		tx, err := db.pool.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(context.WithoutCancel(ctx))
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return &sqlstore.CommitError{Err: err}
+		}
+		return nil
+	})
+}
+
 // dropIdle closes the idle connections of the pool and of database/sql;
-// connections in use are closed when they are returned.
+// connections in use are closed when they are returned to the pool, and
+// checked when database/sql uses them again (see shouldPing).
 func (db *DB) dropIdle() {
+	db.dropped.Store(time.Now().UnixNano())
 	db.pool.Reset()
 	db.sql.SetMaxIdleConns(0)
 	db.sql.SetMaxIdleConns(db.idle)
 }
 
-// retryingReader runs the shared reads with one retry on a dropped
-// connection. Reads change nothing, so running one twice is safe.
-type retryingReader struct{ db *DB }
-
-func (r retryingReader) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	var rows *sql.Rows
-	err := r.db.retry(ctx, func() error {
-		var err error
-		rows, err = r.db.sql.QueryContext(ctx, query, args...)
-		return err
-	})
-	return rows, err
-}
-
-func (r retryingReader) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	var row *sql.Row
-	r.db.retry(ctx, func() error {
-		row = r.db.sql.QueryRowContext(ctx, query, args...)
-		return row.Err()
-	})
-	return row
+// shouldPing tells database/sql's adapter to check a connection before
+// reusing it when it was idle for over a second, as by default, or was last
+// used before a dropped connection was seen: the server that ended one
+// session has likely ended this one too, and a retry must not run on it.
+func (db *DB) shouldPing(_ context.Context, p stdlib.ShouldPingParams) bool {
+	return p.IdleDuration > time.Second || time.Now().Add(-p.IdleDuration).UnixNano() <= db.dropped.Load()
 }

@@ -34,23 +34,18 @@ func (q *Queries) AddDailyUsage(ctx context.Context, add []store.DayUsage) error
 
 // DailyUsage returns the account's recorded days in [from, to).
 func (q *Queries) DailyUsage(ctx context.Context, accountID int64, from, to time.Time) ([]store.DayUsage, error) {
-	rows, err := q.query(ctx, `SELECT day, requests, searches FROM daily_usage
+	out, err := readAll(ctx, q, func(rows *sql.Rows) (store.DayUsage, error) {
+		d := store.DayUsage{AccountID: accountID}
+		var day int64
+		err := rows.Scan(integer(&day), integer(&d.Requests), integer(&d.Searches))
+		d.Day = time.Unix(day, 0).UTC()
+		return d, err
+	}, `SELECT day, requests, searches FROM daily_usage
 		WHERE account_id = ? AND day >= ? AND day < ? ORDER BY day`, accountID, from.Unix(), to.Unix())
 	if err != nil {
 		return nil, Wrap("daily usage", err)
 	}
-	defer rows.Close()
-	var out []store.DayUsage
-	for rows.Next() {
-		d := store.DayUsage{AccountID: accountID}
-		var day int64
-		if err := rows.Scan(integer(&day), integer(&d.Requests), integer(&d.Searches)); err != nil {
-			return nil, Wrap("daily usage", err)
-		}
-		d.Day = time.Unix(day, 0).UTC()
-		out = append(out, d)
-	}
-	return out, Wrap("daily usage", rows.Err())
+	return out, nil
 }
 
 // DeleteAccount removes the account with everything it owns (the schema

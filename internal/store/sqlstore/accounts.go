@@ -37,11 +37,15 @@ func scanAccount(row interface{ Scan(...any) error }, extra ...any) (model.Accou
 // CreateAccount creates a verified account with the initial limits.
 func (q *Queries) CreateAccount(ctx context.Context, email string, now time.Time) (model.Account, error) {
 	l := model.InitialLimits
-	a, err := scanAccount(q.writeRow(ctx, `INSERT INTO accounts (email, verified_ns,
+	var a model.Account
+	err := q.writeRow(ctx, func(row *sql.Row) (err error) {
+		a, err = scanAccount(row)
+		return err
+	}, `INSERT INTO accounts (email, verified_ns,
 		created_ns, daily_requests, minute_requests, daily_searches, concurrent_searches)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING `+accountColumns,
 		strings.ToLower(email), now.UnixNano(), now.UnixNano(),
-		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches))
+		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches)
 	if errors.Is(err, store.ErrNotFound) { // nothing inserted: the email is taken
 		err = store.ErrExists
 	}
@@ -113,21 +117,13 @@ func optionalTime(v any) *time.Time {
 
 // Keys lists an account's keys, newest first.
 func (q *Queries) Keys(ctx context.Context, accountID int64) ([]model.APIKey, error) {
-	rows, err := q.query(ctx, `SELECT `+keyColumns+` FROM api_keys k
+	keys, err := readAll(ctx, q, func(rows *sql.Rows) (model.APIKey, error) { return scanKey(rows) },
+		`SELECT `+keyColumns+` FROM api_keys k
 		WHERE k.account_id = ? ORDER BY k.created_ns DESC, k.id DESC`, accountID)
 	if err != nil {
 		return nil, Wrap("list keys", err)
 	}
-	defer rows.Close()
-	var keys []model.APIKey
-	for rows.Next() {
-		k, err := scanKey(rows)
-		if err != nil {
-			return nil, Wrap("list keys", err)
-		}
-		keys = append(keys, k)
-	}
-	return keys, Wrap("list keys", rows.Err())
+	return keys, nil
 }
 
 // RevokeKey revokes an unrevoked key.

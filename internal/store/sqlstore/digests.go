@@ -73,7 +73,14 @@ func (q *Queries) DeleteInterests(ctx context.Context, accountID int64) error {
 // DigestsDue returns accounts of this frequency without a finished digest
 // for period.
 func (q *Queries) DigestsDue(ctx context.Context, frequency, period string, start time.Time, limit int) ([]store.DigestTarget, error) {
-	rows, err := q.query(ctx, `SELECT `+joinedAccountColumns+`, `+interestColumns+`
+	out, err := readAll(ctx, q, func(rows *sql.Rows) (store.DigestTarget, error) {
+		var r interestsRow
+		a, err := scanAccount(rows, r.dest()...)
+		if err != nil {
+			return store.DigestTarget{}, err
+		}
+		return store.DigestTarget{Account: a, Interests: r.interests()}, nil
+	}, `SELECT `+joinedAccountColumns+`, `+interestColumns+`
 		FROM email_interests i JOIN accounts a ON a.id = i.account_id
 		WHERE i.frequency = ? AND i.since_ns < ? AND NOT EXISTS (SELECT 1 FROM digest_runs r
 			WHERE r.account_id = i.account_id AND r.period = ? AND r.done_ns IS NOT NULL)
@@ -81,17 +88,7 @@ func (q *Queries) DigestsDue(ctx context.Context, frequency, period string, star
 	if err != nil {
 		return nil, Wrap("digests due", err)
 	}
-	defer rows.Close()
-	var out []store.DigestTarget
-	for rows.Next() {
-		var r interestsRow
-		a, err := scanAccount(rows, r.dest()...)
-		if err != nil {
-			return nil, Wrap("digests due", err)
-		}
-		out = append(out, store.DigestTarget{Account: a, Interests: r.interests()})
-	}
-	return out, Wrap("digests due", rows.Err())
+	return out, nil
 }
 
 // ClaimDigest takes the account's digest of period unless it is done or

@@ -14,8 +14,8 @@ import (
 
 // PutOAuthClient stores a registered client.
 func (q *Queries) PutOAuthClient(ctx context.Context, c store.OAuthClient) error {
-	_, err := q.write.ExecContext(ctx, q.bind(`INSERT INTO oauth_clients (id, name, redirect_uris, created_ns)
-		VALUES (?, ?, ?, ?)`), c.ID, c.Name, strings.Join(c.RedirectURIs, "\n"), c.CreatedAt.UnixNano())
+	_, err := q.exec(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_ns)
+		VALUES (?, ?, ?, ?)`, c.ID, c.Name, strings.Join(c.RedirectURIs, "\n"), c.CreatedAt.UnixNano())
 	if err != nil {
 		return fmt.Errorf("store: put oauth client: %w", err)
 	}
@@ -27,7 +27,7 @@ func (q *Queries) OAuthClient(ctx context.Context, id string) (store.OAuthClient
 	c := store.OAuthClient{ID: id}
 	var uris string
 	var created int64
-	err := q.read.QueryRowContext(ctx, q.bind(`SELECT name, redirect_uris, created_ns FROM oauth_clients WHERE id = ?`), id).
+	err := q.queryRow(ctx, `SELECT name, redirect_uris, created_ns FROM oauth_clients WHERE id = ?`, id).
 		Scan(&c.Name, &uris, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, store.ErrNotFound
@@ -41,8 +41,8 @@ func (q *Queries) OAuthClient(ctx context.Context, id string) (store.OAuthClient
 
 // PutOAuthCode stores an authorization code.
 func (q *Queries) PutOAuthCode(ctx context.Context, c store.OAuthCode) error {
-	_, err := q.write.ExecContext(ctx, q.bind(`INSERT INTO oauth_codes (hash, client_id, account_id, redirect_uri,
-		challenge, scopes, resource, consented_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	_, err := q.exec(ctx, `INSERT INTO oauth_codes (hash, client_id, account_id, redirect_uri,
+		challenge, scopes, resource, consented_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.Hash, c.ClientID, c.AccountID, c.RedirectURI, c.Challenge, strings.Join(c.Scopes, " "), c.Resource,
 		c.ConsentedAt.UnixNano(), c.ExpiresAt.UnixNano())
 	if err != nil {
@@ -59,10 +59,12 @@ func (q *Queries) OAuthCode(ctx context.Context, hash []byte, now time.Time) (st
 	var consented, expires int64
 	var used sql.NullInt64
 	var grant sql.NullString
-	err := q.write.QueryRowContext(ctx, q.bind(`SELECT hash, client_id, account_id, redirect_uri, challenge, scopes,
-		resource, consented_ns, expires_ns, used_ns, grant_id FROM oauth_codes WHERE hash = ?`), hash).
-		Scan(&c.Hash, &c.ClientID, &c.AccountID, &c.RedirectURI, &c.Challenge, &scopes, &c.Resource,
+	// Read on the writer: on SQLite the code was written there a moment ago.
+	err := q.writeRow(ctx, func(row *sql.Row) error {
+		return row.Scan(&c.Hash, &c.ClientID, &c.AccountID, &c.RedirectURI, &c.Challenge, &scopes, &c.Resource,
 			&consented, &expires, &used, &grant)
+	}, `SELECT hash, client_id, account_id, redirect_uri, challenge, scopes,
+		resource, consented_ns, expires_ns, used_ns, grant_id FROM oauth_codes WHERE hash = ?`, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, store.ErrNotFound
 	}
@@ -71,7 +73,7 @@ func (q *Queries) OAuthCode(ctx context.Context, hash []byte, now time.Time) (st
 	}
 	if used.Valid {
 		if grant.Valid {
-			if err := q.revokeGrant(ctx, q.write, grant.String, now); err != nil {
+			if err := q.revokeGrant(ctx, grant.String, now); err != nil {
 				return c, fmt.Errorf("store: oauth code: %w", err)
 			}
 		}
@@ -85,22 +87,17 @@ func (q *Queries) OAuthCode(ctx context.Context, hash []byte, now time.Time) (st
 	return c, nil
 }
 
-// execer is a connection or a transaction.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
 // revokeGrant marks a grant revoked; its tokens stop working at once.
-func (q *Queries) revokeGrant(ctx context.Context, ex execer, grantID string, now time.Time) error {
-	_, err := ex.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE id = ? AND revoked_ns IS NULL`),
+func (q *Queries) revokeGrant(ctx context.Context, grantID string, now time.Time) error {
+	_, err := q.exec(ctx, `UPDATE oauth_grants SET revoked_ns = ? WHERE id = ? AND revoked_ns IS NULL`,
 		now.UnixNano(), grantID)
 	return err
 }
 
 // putTokens inserts tokens.
-func (q *Queries) putTokens(ctx context.Context, ex execer, tokens []store.OAuthToken) error {
+func (q *Queries) putTokens(ctx context.Context, tx *sql.Tx, tokens []store.OAuthToken) error {
 	for _, t := range tokens {
-		if _, err := ex.ExecContext(ctx, q.bind(`INSERT INTO oauth_tokens (hash, grant_id, kind, expires_ns)
+		if _, err := tx.ExecContext(ctx, q.bind(`INSERT INTO oauth_tokens (hash, grant_id, kind, expires_ns)
 			VALUES (?, ?, ?, ?)`), t.Hash, t.GrantID, t.Kind, t.ExpiresAt.UnixNano()); err != nil {
 			return err
 		}
@@ -108,38 +105,35 @@ func (q *Queries) putTokens(ctx context.Context, ex execer, tokens []store.OAuth
 	return nil
 }
 
-// RedeemOAuthCode uses the code up and creates its grant and tokens.
+// RedeemOAuthCode uses the code up and creates its grant and tokens; a
+// code used before revokes the grant it issued instead.
 func (q *Queries) RedeemOAuthCode(ctx context.Context, hash []byte, g store.OAuthGrant, tokens []store.OAuthToken, now time.Time) error {
-	tx, err := q.write.BeginTx(ctx, nil)
+	var reused bool
+	err := q.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_codes SET used_ns = ?, grant_id = ? WHERE hash = ? AND used_ns IS NULL`),
+			now.UnixNano(), g.ID, hash)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			reused = true
+			_, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
+				AND id = (SELECT grant_id FROM oauth_codes WHERE hash = ?)`), now.UnixNano(), hash)
+			return err
+		}
+		reused = false
+		if _, err := tx.ExecContext(ctx, q.bind(`INSERT INTO oauth_grants (id, account_id, client_id, scopes, resource,
+			created_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`), g.ID, g.AccountID, g.ClientID,
+			strings.Join(g.Scopes, " "), g.Resource, g.CreatedAt.UnixNano(), g.ExpiresAt.UnixNano()); err != nil {
+			return err
+		}
+		return q.putTokens(ctx, tx, tokens)
+	})
 	if err != nil {
 		return fmt.Errorf("store: redeem oauth code: %w", err)
 	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_codes SET used_ns = ?, grant_id = ? WHERE hash = ? AND used_ns IS NULL`),
-		now.UnixNano(), g.ID, hash)
-	if err != nil {
-		return fmt.Errorf("store: redeem oauth code: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		if _, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
-			AND id = (SELECT grant_id FROM oauth_codes WHERE hash = ?)`), now.UnixNano(), hash); err != nil {
-			return fmt.Errorf("store: redeem oauth code: %w", err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("store: redeem oauth code: %w", err)
-		}
+	if reused {
 		return store.ErrReused
-	}
-	if _, err := tx.ExecContext(ctx, q.bind(`INSERT INTO oauth_grants (id, account_id, client_id, scopes, resource,
-		created_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`), g.ID, g.AccountID, g.ClientID,
-		strings.Join(g.Scopes, " "), g.Resource, g.CreatedAt.UnixNano(), g.ExpiresAt.UnixNano()); err != nil {
-		return fmt.Errorf("store: redeem oauth code: %w", err)
-	}
-	if err := q.putTokens(ctx, tx, tokens); err != nil {
-		return fmt.Errorf("store: redeem oauth code: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: redeem oauth code: %w", err)
 	}
 	return nil
 }
@@ -174,11 +168,11 @@ func (q *Queries) OAuthToken(ctx context.Context, hash []byte, now time.Time) (s
 	dest := append([]any{&t.Hash, &t.GrantID, &t.Kind, &expires, &used, &revoked}, gdest...)
 	dest = append(dest, &a.ID, &a.Email, &verified, &accountCreated,
 		&a.Limits.DailyRequests, &a.Limits.MinuteRequests, &a.Limits.DailySearches, &a.Limits.ConcurrentSearches)
-	err := q.read.QueryRowContext(ctx, q.bind(`SELECT t.hash, t.grant_id, t.kind, t.expires_ns, t.used_ns, g.revoked_ns,
+	err := q.queryRow(ctx, `SELECT t.hash, t.grant_id, t.kind, t.expires_ns, t.used_ns, g.revoked_ns,
 		`+grantColumns+`, a.id, a.email, a.verified_ns, a.created_ns,
 		a.daily_requests, a.minute_requests, a.daily_searches, a.concurrent_searches
 		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_clients c ON c.id = g.client_id
-		JOIN accounts a ON a.id = g.account_id WHERE t.hash = ?`), hash).Scan(dest...)
+		JOIN accounts a ON a.id = g.account_id WHERE t.hash = ?`, hash).Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, g, a, store.ErrNotFound
 	}
@@ -192,7 +186,7 @@ func (q *Queries) OAuthToken(ctx context.Context, hash []byte, now time.Time) (s
 	case revoked.Valid || !g.ExpiresAt.After(now):
 		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrNotFound
 	case used.Valid:
-		if err := q.revokeGrant(ctx, q.write, g.ID, now); err != nil {
+		if err := q.revokeGrant(ctx, g.ID, now); err != nil {
 			return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, fmt.Errorf("store: oauth token: %w", err)
 		}
 		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrReused
@@ -202,56 +196,61 @@ func (q *Queries) OAuthToken(ctx context.Context, hash []byte, now time.Time) (s
 	return t, g, a, nil
 }
 
-// RotateOAuthRefresh uses a refresh token up and stores its successors.
+// RotateOAuthRefresh uses a refresh token up and stores its successors; a
+// token used before revokes its grant instead.
 func (q *Queries) RotateOAuthRefresh(ctx context.Context, hash []byte, tokens []store.OAuthToken, now time.Time) error {
-	tx, err := q.write.BeginTx(ctx, nil)
+	var reused bool
+	err := q.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_tokens SET used_ns = ? WHERE hash = ? AND kind = 'refresh' AND used_ns IS NULL`),
+			now.UnixNano(), hash)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			reused = true
+			_, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
+				AND id = (SELECT grant_id FROM oauth_tokens WHERE hash = ?)`), now.UnixNano(), hash)
+			return err
+		}
+		reused = false
+		return q.putTokens(ctx, tx, tokens)
+	})
 	if err != nil {
 		return fmt.Errorf("store: rotate oauth refresh: %w", err)
 	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_tokens SET used_ns = ? WHERE hash = ? AND kind = 'refresh' AND used_ns IS NULL`),
-		now.UnixNano(), hash)
-	if err != nil {
-		return fmt.Errorf("store: rotate oauth refresh: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		if _, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
-			AND id = (SELECT grant_id FROM oauth_tokens WHERE hash = ?)`), now.UnixNano(), hash); err != nil {
-			return fmt.Errorf("store: rotate oauth refresh: %w", err)
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("store: rotate oauth refresh: %w", err)
-		}
+	if reused {
 		return store.ErrReused
-	}
-	if err := q.putTokens(ctx, tx, tokens); err != nil {
-		return fmt.Errorf("store: rotate oauth refresh: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: rotate oauth refresh: %w", err)
 	}
 	return nil
 }
 
 // RevokeOAuthGrant ends one of the account's live grants.
 func (q *Queries) RevokeOAuthGrant(ctx context.Context, accountID int64, grantID string, now time.Time) error {
-	res, err := q.write.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ?
-		WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`), now.UnixNano(), grantID, accountID)
+	var n int64
+	err := q.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ?
+			WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`), now.UnixNano(), grantID, accountID)
+		if err != nil {
+			return err
+		}
+		if n, _ = res.RowsAffected(); n == 0 {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, q.bind(`DELETE FROM oauth_tokens WHERE grant_id = ?`), grantID)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: revoke oauth grant: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return store.ErrNotFound
-	}
-	if _, err := q.write.ExecContext(ctx, q.bind(`DELETE FROM oauth_tokens WHERE grant_id = ?`), grantID); err != nil {
-		return fmt.Errorf("store: revoke oauth grant: %w", err)
 	}
 	return nil
 }
 
 // TouchOAuthGrant records when a grant was last used.
 func (q *Queries) TouchOAuthGrant(ctx context.Context, grantID string, at time.Time) error {
-	if _, err := q.write.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET last_used_ns = ? WHERE id = ?`),
+	if _, err := q.exec(ctx, `UPDATE oauth_grants SET last_used_ns = ? WHERE id = ?`,
 		at.UnixNano(), grantID); err != nil {
 		return fmt.Errorf("store: touch oauth grant: %w", err)
 	}
@@ -260,25 +259,19 @@ func (q *Queries) TouchOAuthGrant(ctx context.Context, grantID string, at time.T
 
 // OAuthGrants lists the account's live grants, newest first.
 func (q *Queries) OAuthGrants(ctx context.Context, accountID int64, now time.Time) ([]store.OAuthGrant, error) {
-	rows, err := q.read.QueryContext(ctx, q.bind(`SELECT `+grantColumns+`
-		FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
-		WHERE g.account_id = ? AND g.revoked_ns IS NULL AND g.expires_ns > ?
-		ORDER BY g.created_ns DESC, g.id DESC`), accountID, now.UnixNano())
-	if err != nil {
-		return nil, fmt.Errorf("store: oauth grants: %w", err)
-	}
-	defer rows.Close()
-	var out []store.OAuthGrant
-	for rows.Next() {
+	out, err := readAll(ctx, q, func(rows *sql.Rows) (store.OAuthGrant, error) {
 		var g store.OAuthGrant
 		dest, finish := scanGrant(&g)
 		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("store: oauth grants: %w", err)
+			return g, err
 		}
 		finish()
-		out = append(out, g)
-	}
-	if err := rows.Err(); err != nil {
+		return g, nil
+	}, `SELECT `+grantColumns+`
+		FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
+		WHERE g.account_id = ? AND g.revoked_ns IS NULL AND g.expires_ns > ?
+		ORDER BY g.created_ns DESC, g.id DESC`, accountID, now.UnixNano())
+	if err != nil {
 		return nil, fmt.Errorf("store: oauth grants: %w", err)
 	}
 	return out, nil

@@ -25,26 +25,23 @@ func (q *Queries) currentVector() string {
 func (q *Queries) Candidates(ctx context.Context, f model.Filter, vectorModel string, textChars, limit int) ([]store.Candidate, error) {
 	where, args := q.filter(f, []any{textChars, vectorModel})
 	vectors := q.dialect.Vectors
-	rows, err := q.query(ctx, `SELECT `+signalColumns+`, `+vectors.Select+` FROM signals LEFT JOIN signal_vectors v ON `+
+	out, err := readAll(ctx, q, func(rows *sql.Rows) (store.Candidate, error) {
+		var blob sql.RawBytes
+		s, err := scanSignal(rows, &blob)
+		if err != nil {
+			return store.Candidate{}, err
+		}
+		v, err := vectors.Decode(blob)
+		return store.Candidate{Signal: s, Vector: v}, err
+	}, `SELECT `+signalColumns+`, `+vectors.Select+` FROM signals LEFT JOIN signal_vectors v ON `+
 		q.currentVector()+` WHERE `+where+orderSignals+` LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, Wrap("search candidates", err)
 	}
-	defer rows.Close()
-	out := make([]store.Candidate, 0, limit)
-	for rows.Next() {
-		var blob sql.RawBytes
-		s, err := scanSignal(rows, &blob)
-		if err != nil {
-			return nil, Wrap("search candidates", err)
-		}
-		v, err := vectors.Decode(blob)
-		if err != nil {
-			return nil, Wrap("search candidates", err)
-		}
-		out = append(out, store.Candidate{Signal: s, Vector: v})
+	if out == nil {
+		out = []store.Candidate{}
 	}
-	return out, Wrap("search candidates", rows.Err())
+	return out, nil
 }
 
 // SignalsByID returns the public signals among ids.
@@ -57,12 +54,8 @@ func (q *Queries) SignalsByID(ctx context.Context, ids []string, textChars int) 
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := q.query(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
+	list, err := q.signals(ctx, len(ids), `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
 		` AND id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
-	if err != nil {
-		return nil, Wrap("signals by id", err)
-	}
-	list, err := collectSignals(rows, len(ids))
 	return list, Wrap("signals by id", err)
 }
 
@@ -74,13 +67,9 @@ func (q *Queries) SignalsNeedingVectors(ctx context.Context, vectorModel string,
 		after = ` AND (published_ns, id) < (?, ?)`
 		args = append(args, cursor.PublishedNS, cursor.ID)
 	}
-	rows, err := q.query(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
+	list, err := q.signals(ctx, limit, `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
 		` AND NOT EXISTS (SELECT 1 FROM signal_vectors v WHERE `+q.currentVector()+`)`+after+orderSignals+` LIMIT ?`,
 		append(args, limit)...)
-	if err != nil {
-		return nil, Wrap("signals needing vectors", err)
-	}
-	list, err := collectSignals(rows, limit)
 	return list, Wrap("signals needing vectors", err)
 }
 

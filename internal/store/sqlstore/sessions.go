@@ -23,8 +23,9 @@ func (q *Queries) PutSignInLink(ctx context.Context, l store.SignInLink) error {
 func (q *Queries) TakeSignInLink(ctx context.Context, hash []byte, now time.Time) (store.SignInLink, error) {
 	var l store.SignInLink
 	var expires int64
-	err := q.writeRow(ctx, `DELETE FROM sign_in_links WHERE hash = ? RETURNING hash, email, next, expires_ns`,
-		hash).Scan(&l.Hash, &l.Email, &l.Next, integer(&expires))
+	err := q.writeRow(ctx, func(row *sql.Row) error {
+		return row.Scan(&l.Hash, &l.Email, &l.Next, integer(&expires))
+	}, `DELETE FROM sign_in_links WHERE hash = ? RETURNING hash, email, next, expires_ns`, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = store.ErrNotFound
 	}
@@ -75,9 +76,10 @@ func (q *Queries) DeleteSession(ctx context.Context, hash []byte) error {
 // window's row for it, and SQLite runs one write at a time.
 func (q *Queries) Throttle(ctx context.Context, key []byte, start, end time.Time, limit int) (bool, error) {
 	var n int
-	err := q.writeRow(ctx, `INSERT INTO sign_in_throttle (key, start_ns, end_ns, n) VALUES (?, ?, ?, 1)
+	err := q.writeRow(ctx, func(row *sql.Row) error { return row.Scan(integer(&n)) },
+		`INSERT INTO sign_in_throttle (key, start_ns, end_ns, n) VALUES (?, ?, ?, 1)
 		ON CONFLICT (key, start_ns) DO UPDATE SET n = sign_in_throttle.n + 1 WHERE sign_in_throttle.n < ?
-		RETURNING n`, key, start.UnixNano(), end.UnixNano(), limit).Scan(integer(&n))
+		RETURNING n`, key, start.UnixNano(), end.UnixNano(), limit)
 	if errors.Is(err, sql.ErrNoRows) { // the window is full: nothing updated
 		return false, nil
 	}

@@ -116,11 +116,22 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 // listPage runs a listing query ending in LIMIT ? OFFSET ? and reads its
 // signals.
 func (q *Queries) listPage(ctx context.Context, query string, args []any, limit, offset int) ([]model.Signal, error) {
-	rows, err := q.query(ctx, query, append(args, limit, offset)...)
-	if err != nil {
-		return nil, err
-	}
-	return collectSignals(rows, limit)
+	return q.signals(ctx, limit, query, append(args, limit, offset)...)
+}
+
+// signals runs a read of at most limit signals (see collectSignals), again
+// whole on a dropped connection (see reading).
+func (q *Queries) signals(ctx context.Context, limit int, query string, args ...any) ([]model.Signal, error) {
+	var list []model.Signal
+	err := q.reading(ctx, func() error {
+		rows, err := q.query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		list, err = collectSignals(rows, limit)
+		return err
+	})
+	return list, err
 }
 
 // maxParts bounds how many parts of a listing by substring are looked up
@@ -228,7 +239,17 @@ func (q *Queries) trigramCandidates(ctx context.Context, folded string, part *Pa
 	if t.Limit > 0 {
 		limit = t.Limit
 	}
-	return t.Candidates(ctx, q.read, folded, part, limit)
+	var keys []string
+	var until *Bound
+	var ok bool
+	start := *part
+	err := q.reading(ctx, func() error {
+		*part = start // what a failed read left in part is not to be kept
+		var err error
+		keys, until, ok, err = t.Candidates(ctx, q.read, folded, part, limit)
+		return err
+	})
+	return keys, until, ok, err
 }
 
 // GetSignal returns one public signal with its text cut to MaxTextChars.

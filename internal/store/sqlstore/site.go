@@ -22,20 +22,11 @@ func (q *Queries) CreateHub(ctx context.Context, h model.Hub) error {
 
 // Hubs lists the hubs by slug.
 func (q *Queries) Hubs(ctx context.Context) ([]model.Hub, error) {
-	rows, err := q.query(ctx, `SELECT slug, title, description, filter FROM hubs ORDER BY slug`)
-	if err != nil {
-		return nil, Wrap("list hubs", err)
-	}
-	defer rows.Close()
-	var out []model.Hub
-	for rows.Next() {
+	out, err := readAll(ctx, q, func(rows *sql.Rows) (model.Hub, error) {
 		var h model.Hub
-		if err := rows.Scan(&h.Slug, &h.Title, &h.Description, &h.Filter); err != nil {
-			return nil, Wrap("list hubs", err)
-		}
-		out = append(out, h)
-	}
-	return out, Wrap("list hubs", rows.Err())
+		return h, rows.Scan(&h.Slug, &h.Title, &h.Description, &h.Filter)
+	}, `SELECT slug, title, description, filter FROM hubs ORDER BY slug`)
+	return out, Wrap("list hubs", err)
 }
 
 // Hub finds a hub by slug.
@@ -84,20 +75,9 @@ func scanArticle(row interface{ Scan(...any) error }) (model.Article, error) {
 
 // Articles lists every article, newest published first.
 func (q *Queries) Articles(ctx context.Context) ([]model.Article, error) {
-	rows, err := q.query(ctx, `SELECT `+articleColumns+` FROM articles ORDER BY published_ns DESC, slug`)
-	if err != nil {
-		return nil, Wrap("list articles", err)
-	}
-	defer rows.Close()
-	var out []model.Article
-	for rows.Next() {
-		a, err := scanArticle(rows)
-		if err != nil {
-			return nil, Wrap("list articles", err)
-		}
-		out = append(out, a)
-	}
-	return out, Wrap("list articles", rows.Err())
+	out, err := readAll(ctx, q, func(rows *sql.Rows) (model.Article, error) { return scanArticle(rows) },
+		`SELECT `+articleColumns+` FROM articles ORDER BY published_ns DESC, slug`)
+	return out, Wrap("list articles", err)
 }
 
 // Article finds an article by slug.
@@ -109,19 +89,9 @@ func (q *Queries) Article(ctx context.Context, slug string) (model.Article, erro
 // PublicCountries lists the countries of public signals, walking the
 // public-country index.
 func (q *Queries) PublicCountries(ctx context.Context) ([]string, error) {
-	rows, err := q.query(ctx, `SELECT DISTINCT country FROM signals WHERE `+q.dialect.PublicOnly+
-		` AND country IS NOT NULL ORDER BY country`)
-	if err != nil {
-		return nil, Wrap("public countries", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
+	out, err := readAll(ctx, q, func(rows *sql.Rows) (string, error) {
 		var c string
-		if err := rows.Scan(&c); err != nil {
-			return nil, Wrap("public countries", err)
-		}
-		out = append(out, c)
-	}
-	return out, Wrap("public countries", rows.Err())
+		return c, rows.Scan(&c)
+	}, `SELECT DISTINCT country FROM signals WHERE `+q.dialect.PublicOnly+` AND country IS NOT NULL ORDER BY country`)
+	return out, Wrap("public countries", err)
 }

@@ -52,7 +52,21 @@ type Dialect struct {
 	// args in one transaction (PostgreSQL pipelines them in one round trip);
 	// otherwise the statement is prepared and run on the writer.
 	ExecBatch func(ctx context.Context, query string, args [][]any) error
+	// Retry, when not nil, runs fn once more when it failed because the
+	// connection dropped, unless the failure is a *CommitError. Every write
+	// then runs in a transaction, so that a write that failed before its
+	// COMMIT was sent is known not to have happened and can run again.
+	Retry func(ctx context.Context, fn func() error) error
 }
+
+// A CommitError is a failure while committing: the transaction may have
+// committed or not, so it is never run again.
+type CommitError struct{ Err error }
+
+func (e *CommitError) Error() string { return "commit: " + e.Err.Error() }
+
+// Unwrap returns the error of the commit.
+func (e *CommitError) Unwrap() error { return e.Err }
 
 // Trigrams is how an engine asks its trigram index for candidates.
 type Trigrams struct {
@@ -190,22 +204,90 @@ func Rebind(query string) string {
 	}
 }
 
+// reading runs fn, a read, once more when Dialect.Retry says so: fn must
+// start afresh each time.
+func (q *Queries) reading(ctx context.Context, fn func() error) error {
+	if q.dialect.Retry == nil {
+		return fn()
+	}
+	return q.dialect.Retry(ctx, fn)
+}
+
+// query runs a read of several rows. Its caller reads the rows within
+// reading, so that a connection dropped while they arrive runs the read
+// again whole.
 func (q *Queries) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	return q.read.QueryContext(ctx, q.bind(query), args...)
 }
 
-func (q *Queries) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return q.read.QueryRowContext(ctx, q.bind(query), args...)
+// readAll runs a read and returns its rows, each read by scan; the whole
+// read runs once more on a dropped connection (see reading).
+func readAll[T any](ctx context.Context, q *Queries, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	var out []T
+	err := q.reading(ctx, func() error {
+		out = nil
+		rows, err := q.query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			v, err := scan(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
-// writeRow runs a write that returns a row (RETURNING) on the writer.
-func (q *Queries) writeRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return q.write.QueryRowContext(ctx, q.bind(query), args...)
+// queryRow is a read of one row, run when the row is scanned, and run again
+// whole when the connection drops before the row is read to its end.
+func (q *Queries) queryRow(ctx context.Context, query string, args ...any) row {
+	return row{q: q, ctx: ctx, query: query, args: args}
+}
+
+// row is a read of one row that queryRow has yet to run.
+type row struct {
+	q     *Queries
+	ctx   context.Context
+	query string
+	args  []any
+}
+
+// Scan runs the read and reads its row into dest, as sql.Row.Scan does.
+func (r row) Scan(dest ...any) error {
+	return r.q.reading(r.ctx, func() error {
+		return r.q.read.QueryRowContext(r.ctx, r.q.bind(r.query), r.args...).Scan(dest...)
+	})
+}
+
+// writeRow runs a write that returns a row (RETURNING) on the writer and
+// reads the row with scan, which may run again when Retry runs the write
+// again.
+func (q *Queries) writeRow(ctx context.Context, scan func(*sql.Row) error, query string, args ...any) error {
+	if q.dialect.Retry == nil {
+		return scan(q.write.QueryRowContext(ctx, q.bind(query), args...))
+	}
+	return q.inTx(ctx, func(tx *sql.Tx) error {
+		return scan(tx.QueryRowContext(ctx, q.bind(query), args...))
+	})
 }
 
 // exec runs a write and returns how many rows it changed.
 func (q *Queries) exec(ctx context.Context, query string, args ...any) (int64, error) {
-	res, err := q.write.ExecContext(ctx, q.bind(query), args...)
+	var res sql.Result
+	var err error
+	if q.dialect.Retry == nil {
+		res, err = q.write.ExecContext(ctx, q.bind(query), args...)
+	} else {
+		err = q.inTx(ctx, func(tx *sql.Tx) error {
+			res, err = tx.ExecContext(ctx, q.bind(query), args...)
+			return err
+		})
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -213,16 +295,23 @@ func (q *Queries) exec(ctx context.Context, query string, args ...any) (int64, e
 }
 
 // inTx runs fn in a transaction of the writer, committed if fn succeeds.
+// With Dialect.Retry, fn may run twice, so it must start afresh each time.
 func (q *Queries) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := q.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
+	run := func() error {
+		tx, err := q.write.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return &CommitError{err}
+		}
+		return nil
 	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return q.reading(ctx, run)
 }
 
 // execEach runs query once per element of args, in one transaction.
