@@ -14,7 +14,7 @@ import (
 // connections).
 func (a *App) newOAuth() {
 	a.oauth = oauth.New(oauth.Config{BaseURL: a.cfg.BaseURL, Store: a.store, Throttle: a.store,
-		Pages: accountPages{a}, Log: a.log, Now: a.now})
+		Pages: accountPages{a}, Log: a.log, Now: a.now, Unreachable: a.problems.Unreachable})
 }
 
 // accountPages lends the account area's pages to the OAuth server.

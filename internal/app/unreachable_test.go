@@ -24,7 +24,8 @@ import (
 // connection is retried once on a new one, so no request fails; a count
 // that fails for another reason is a 500 that still names the account's
 // minute cap; and a database that stays unreachable is 503
-// service_unavailable with Retry-After, never 500.
+// service_unavailable with Retry-After (temporarily_unavailable on OAuth),
+// never 500.
 func TestDroppedDatabaseConnections(t *testing.T) {
 	if os.Getenv("SIGNALS_TEST_BACKEND") != "postgres" {
 		t.Skip("PostgreSQL only: SIGNALS_TEST_BACKEND=postgres")
@@ -123,9 +124,25 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 			t.Errorf("%s with the database unreachable: %s Retry-After=%q", path, body, resp.Header.Get("Retry-After"))
 		}
 	}
+	// OAuth answers in its own medium: temporarily_unavailable, 503.
+	reg := `{"client_name":"c","redirect_uris":["` + testRedirect + `"],"token_endpoint_auth_method":"none"}`
+	resp, body = ta.send(mustRequest(t, http.MethodPost, ta.srv.URL+"/oauth/register", reg), "Content-Type", "application/json")
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"error":"temporarily_unavailable"`) ||
+		resp.Header.Get("Retry-After") == "" {
+		t.Errorf("/oauth/register with the database unreachable: %d %s Retry-After=%q", resp.StatusCode, body, resp.Header.Get("Retry-After"))
+	}
 	if _, err := server.Exec(ctx, `ALTER DATABASE `+database+` WITH ALLOW_CONNECTIONS true`); err != nil {
 		t.Fatal(err)
 	}
 	resp, body = ta.get("/api/v1/signals")
 	wantStatus(t, resp, body, http.StatusOK)
+}
+
+func mustRequest(t *testing.T, method, url, body string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
 }

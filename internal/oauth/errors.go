@@ -24,6 +24,9 @@ const (
 	// ErrTooManyRequests answers a 429: no OAuth specification names one,
 	// so it is the status's own name.
 	ErrTooManyRequests = "too_many_requests"
+	// ErrTemporarilyUnavailable (RFC 6749 §4.1.2.1) is this medium's
+	// service_unavailable: the database cannot be reached.
+	ErrTemporarilyUnavailable = "temporarily_unavailable"
 )
 
 // Error is an OAuth error: a code of the specifications above and a
@@ -106,8 +109,11 @@ func writeError(w http.ResponseWriter, e *Error) {
 		// RFC 6749 §5.2: a 401 names the scheme the client may use.
 		w.Header().Set("WWW-Authenticate", `Basic realm="signals"`)
 	}
-	if e.RetryAfterSeconds > 0 {
+	switch {
+	case e.RetryAfterSeconds > 0:
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	case e.Status == http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
 	}
 	writeJSON(w, e.Status, e)
 }

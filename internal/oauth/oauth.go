@@ -80,6 +80,9 @@ type Config struct {
 	Pages    Pages
 	Log      *slog.Logger
 	Now      func() time.Time
+	// Unreachable, when set, tells the store errors that mean the
+	// database cannot be reached: they are answered 503, not 500.
+	Unreachable func(error) bool
 }
 
 // Server serves the OAuth endpoints and checks the access tokens that /mcp

@@ -177,8 +177,19 @@ func issue(g store.OAuthGrant, now time.Time) (TokenResponse, []store.OAuthToken
 		}
 }
 
-// serverError logs an unexpected failure; the client sees server_error.
+// unavailableRetryAfter is the wait, in seconds, advertised when the
+// database cannot be reached, as the other endpoints advertise it.
+const unavailableRetryAfter = 1
+
+// serverError logs an unexpected failure; the client sees server_error, or
+// temporarily_unavailable (503) when the database cannot be reached: a
+// dropped connection was retried already where that was safe.
 func (s *Server) serverError(r *http.Request, err error) *Error {
+	if s.cfg.Unreachable != nil && s.cfg.Unreachable(err) {
+		s.cfg.Log.Warn("database unreachable", "path", r.URL.Path, "err", err)
+		return &Error{Code: ErrTemporarilyUnavailable, Description: "the database cannot be reached; try again in a second",
+			Status: http.StatusServiceUnavailable}
+	}
 	s.cfg.Log.Error("oauth request failed", "path", r.URL.Path, "err", err)
 	return &Error{Code: ErrServerError, Description: "the server could not answer; try again", Status: http.StatusInternalServerError}
 }
