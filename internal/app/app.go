@@ -148,7 +148,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
 	a.limiter = &quota.Limiter{Store: a.usage, Now: a.now, Problems: a.problems}
 	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log,
-		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity}
+		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity,
+		Unreachable: a.problems.Unreachable}
 	if a.metrics != nil {
 		a.search.Observer = a.metrics
 	}

@@ -76,6 +76,10 @@ type Service struct {
 	Capacity int
 	// Observer, when set, learns how searches end (metrics).
 	Observer Observer
+	// Unreachable, when set, tells the store errors that mean the database
+	// cannot be reached: a search that fails so before it is scored gives
+	// its reservation back.
+	Unreachable func(error) bool
 
 	once     sync.Once
 	capacity chan struct{}
@@ -267,13 +271,26 @@ func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key s
 			fmt.Sprintf("the account's %d fresh semantic searches of this UTC day are used; cached and joined searches still work", acct.Limits.DailySearches)).
 			WithRetryAfter(wait))
 	}
-	// The reservation is consumed from here on, whatever happens, and the
-	// search is its joiners' too: it outlives the leader's client.
+	// The reservation is consumed from here on, whatever happens (but for
+	// an unreachable database before scoring), and the search is its
+	// joiners' too: it outlives the leader's client.
 	f.shared = true
 	runCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.Timeout)
 	defer cancel()
 	started := time.Now()
-	result, err := s.run(runCtx, r, key)
+	cands, err := s.Store.Candidates(runCtx, r.Filter, s.Scorer.Model(), CandidateChars, WindowSize)
+	if err != nil && s.Unreachable != nil && s.Unreachable(err) {
+		// Nothing was scored: the database, not the search, failed (its
+		// connection was retried already), so the search costs nothing.
+		if _, rerr := s.Store.ReturnSearch(context.WithoutCancel(ctx), acct.ID, now, s.Now()); rerr != nil && s.Log != nil {
+			s.Log.Warn("returning a search reservation", "err", rerr)
+		}
+		return store.CachedSearch{}, model.Usage{}, err
+	}
+	var result store.CachedSearch
+	if err == nil {
+		result, err = s.run(runCtx, r, key, cands)
+	}
 	if s.Observer != nil {
 		s.Observer.Scored(time.Since(started))
 	}
@@ -291,12 +308,8 @@ func (s *Service) lead(ctx context.Context, acct model.Account, r Request, key s
 	return result, usage, nil
 }
 
-// run scores the candidate window and caches the matches.
-func (s *Service) run(ctx context.Context, r Request, key string) (store.CachedSearch, error) {
-	cands, err := s.Store.Candidates(ctx, r.Filter, s.Scorer.Model(), CandidateChars, WindowSize)
-	if err != nil {
-		return store.CachedSearch{}, err
-	}
+// run scores the candidate window cands and caches the matches.
+func (s *Service) run(ctx context.Context, r Request, key string, cands []store.Candidate) (store.CachedSearch, error) {
 	sc := make([]Candidate, len(cands))
 	for i, c := range cands {
 		sc[i] = Candidate{ID: c.Signal.ID, Text: c.Signal.Text, Vector: c.Vector, Tag: c.Signal.Tag, Country: c.Signal.Country}

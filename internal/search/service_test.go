@@ -532,3 +532,47 @@ func TestClaimAfterAnotherProcessFinishedJoinsItsResult(t *testing.T) {
 		t.Errorf("bob's account used %d searches, want 0", u.SearchesUsed)
 	}
 }
+
+// failingCandidates is the store of env whose candidate reads fail with err.
+type failingCandidates struct {
+	*sqlite.DB
+	err error
+}
+
+func (f failingCandidates) Candidates(context.Context, model.Filter, string, int, int) ([]store.Candidate, error) {
+	return nil, f.err
+}
+
+// TestUnreachableDatabaseBeforeScoringReturnsTheReservation: a search whose
+// candidates cannot be read because the database cannot be reached was
+// never scored, and costs no search; any other failure keeps its
+// reservation.
+func TestUnreachableDatabaseBeforeScoringReturnsTheReservation(t *testing.T) {
+	dropped := errors.New("connection dropped")
+	tests := []struct {
+		name     string
+		err      error
+		wantCode failure.Code // empty: the store's error itself
+		wantUsed int
+	}{
+		{"database unreachable", fmt.Errorf("store: search candidates: %w", dropped), "", 0},
+		{"candidates unreadable", errors.New("store: search candidates: a stored vector is not a REAL[]"), failure.CodeSearchFailed, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, 3)
+			e.svc.Store = failingCandidates{DB: e.db, err: tt.err}
+			e.svc.Unreachable = func(err error) bool { return errors.Is(err, dropped) }
+			_, err := e.svc.Search(ctx, e.alice, req("q"))
+			if tt.wantCode != "" {
+				wantCode(t, err, tt.wantCode)
+			} else if !errors.Is(err, dropped) {
+				t.Fatalf("error = %v, want the store's", err)
+			}
+			if u, _ := e.db.Usage(ctx, e.alice.ID, day); u.SearchesUsed != tt.wantUsed {
+				t.Errorf("searches used %d, want %d", u.SearchesUsed, tt.wantUsed)
+			}
+		})
+	}
+}

@@ -192,6 +192,10 @@ type Searches interface {
 	// ReserveSearch takes one of the account's fresh searches of the UTC day
 	// containing now; Usage.Denied is LimitSearchDay when none is left.
 	ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error)
+	// ReturnSearch gives back one fresh search that ReserveSearch took at
+	// at, if the UTC day containing at is still the account's search day,
+	// and reports the usage in the windows of now.
+	ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error)
 	// AcquireSearchSlot takes one of the account's max concurrent search
 	// slots until release is called or until lease passes (so a process that
 	// dies mid-search cannot hold it for ever); ok is false when all are

@@ -63,6 +63,16 @@ func (r *Recorder) ReserveSearch(ctx context.Context, accountID int64, dailyLimi
 	return u, err
 }
 
+// ReturnSearch gives back a reserved search and takes it out of the day it
+// was recorded in.
+func (r *Recorder) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
+	u, err := r.Store.ReturnSearch(ctx, accountID, at, now)
+	if err == nil {
+		r.add(accountID, model.DayOf(at), 0, -1)
+	}
+	return u, err
+}
+
 func (r *Recorder) add(accountID int64, day time.Time, requests, searches int) {
 	k := key{accountID, day.Unix()}
 	r.mu.Lock()

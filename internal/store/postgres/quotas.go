@@ -139,3 +139,30 @@ func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int
 	}
 	return u, nil
 }
+
+// returnSearchSQL gives back one search reserved in the day $2, if that is
+// still the row's search day, and returns the usage in the windows of now
+// ($3 minute, $4 day).
+const returnSearchSQL = `
+UPDATE usage SET
+	searches_used = CASE WHEN search_day_start = $2 AND searches_used > 0 THEN searches_used - 1 ELSE searches_used END
+WHERE account_id = $1
+RETURNING CASE WHEN minute_start >= $3 THEN minute_used ELSE 0 END,
+	CASE WHEN day_start >= $4 THEN day_used ELSE 0 END,
+	CASE WHEN search_day_start >= $4 THEN searches_used ELSE 0 END`
+
+// ReturnSearch gives back one fresh search reserved at at.
+func (db *DB) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
+	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, returnSearchSQL, accountID, model.DayOf(at).Unix(),
+			u.MinuteStart.Unix(), u.DayStart.Unix()).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, nil
+	}
+	if err != nil {
+		return model.Usage{}, sqlstore.Wrap("return search", err)
+	}
+	return u, nil
+}

@@ -273,6 +273,16 @@ func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int
 	})
 }
 
+// ReturnSearch gives back one fresh search reserved at at.
+func (db *DB) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
+	return db.change(ctx, "return search", accountID, now, limits{}, func(r *usageRow) string {
+		if r.SearchDayStart == model.DayOf(at).Unix() && r.SearchesUsed > 0 {
+			r.SearchesUsed--
+		}
+		return ""
+	})
+}
+
 // DeleteAccount deletes the account (the query is shared) and then forgets
 // its counters, which live only in this process: SQLite may give the next
 // account the same id, and it must start from zero, not from these.

@@ -144,3 +144,35 @@ func testReturnRequest(t *testing.T, st store.Store) {
 	u, err = st.ReturnRequest(ctx, a.ID, next, tomorrow)
 	check("returned the next day", u, err, 1, 1)
 }
+
+func testReturnSearch(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, st, "rs@example.com")
+	day := time.Date(2026, 11, 20, 23, 58, 10, 0, time.UTC)
+	tomorrow := day.Add(2 * time.Minute)
+	if u, err := st.ReturnSearch(ctx, a.ID, day, day); err != nil || u.SearchesUsed != 0 {
+		t.Fatalf("return with nothing reserved: %+v, %v", u, err)
+	}
+	st.ReserveSearch(ctx, a.ID, 2, day)
+	st.ReserveSearch(ctx, a.ID, 2, day)
+	tests := []struct {
+		name    string
+		at, now time.Time
+		want    int
+	}{
+		{"one returned the same day", day, day.Add(time.Second), 1},
+		{"the other returned", day, day.Add(2 * time.Second), 0},
+		{"never below zero", day, day.Add(3 * time.Second), 0},
+	}
+	for _, tt := range tests {
+		u, err := st.ReturnSearch(ctx, a.ID, tt.at, tt.now)
+		if err != nil || u.SearchesUsed != tt.want {
+			t.Errorf("%s: %+v, %v; want %d searches used", tt.name, u, err, tt.want)
+		}
+	}
+	// Reserved yesterday, returned today: today's searches stay.
+	st.ReserveSearch(ctx, a.ID, 2, tomorrow)
+	if u, err := st.ReturnSearch(ctx, a.ID, day, tomorrow); err != nil || u.SearchesUsed != 1 {
+		t.Errorf("returned the next day: %+v, %v; want today's 1 search kept", u, err)
+	}
+}

@@ -35,6 +35,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("QuotaExactUnderConcurrency", func(t *testing.T) { testQuotaExactUnderConcurrency(t, open(t)) })
 	t.Run("QuotaWindows", func(t *testing.T) { testQuotaWindows(t, open(t)) })
 	t.Run("ReturnRequest", func(t *testing.T) { testReturnRequest(t, open(t)) })
+	t.Run("ReturnSearch", func(t *testing.T) { testReturnSearch(t, open(t)) })
 	t.Run("ClaimSearch", func(t *testing.T) { testClaimSearch(t, open(t)) })
 	t.Run("SignalsNeedingVectors", func(t *testing.T) { testSignalsNeedingVectors(t, open(t)) })
 	t.Run("SearchSlotsAndReservations", func(t *testing.T) { testSearchSlotsAndReservations(t, open(t)) })
