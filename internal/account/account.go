@@ -8,9 +8,11 @@ package account
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -116,8 +118,10 @@ func (p *Pages) Forms(h http.Handler) http.Handler { return p.origins.Handler(h)
 const maxForm = 32 << 10
 
 // Methods dispatches a page's path by method; other methods get an HTML
-// 405 with Allow. HEAD is served as GET. Form bodies past maxForm are not
-// read: the form then reads as empty, and is refused as incomplete.
+// 405 with Allow. HEAD is served as GET. Every form of the site passes
+// here, so its body is bounded here: a form past maxForm is a 413 page
+// (payload_too_large) before any handler runs, rather than a form that
+// reads as empty and is refused for a missing field.
 func (p *Pages) Methods(handlers map[string]http.Handler) http.Handler {
 	var allow []string
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
@@ -134,11 +138,50 @@ func (p *Pages) Methods(handlers map[string]http.Handler) http.Handler {
 			if r.Body != nil {
 				r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 			}
+			if m == http.MethodPost {
+				if err := readForm(r); err != nil {
+					if err.Code == failure.CodePayloadTooLarge {
+						// What is left of the body is not read: the
+						// connection cannot carry another request.
+						w.Header().Set("Connection", "close")
+					}
+					p.fail(w, r, "", err)
+					return
+				}
+			}
 			h.ServeHTTP(w, r)
 			return
 		}
 		p.fail(w, r, "", failure.MethodNotAllowed(r.Method, allow))
 	})
+}
+
+// readForm reads a posted form whole, so that handlers find its fields
+// parsed. A body declared larger than maxForm is refused without reading
+// it (it may never finish arriving); one that only turns out larger is
+// refused when the limit is reached.
+func readForm(r *http.Request) *failure.Error {
+	if r.ContentLength > maxForm {
+		return formError(&http.MaxBytesError{Limit: maxForm})
+	}
+	var err error
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		err = r.ParseMultipartForm(maxForm)
+	} else {
+		err = r.ParseForm()
+	}
+	if err != nil {
+		return formError(err)
+	}
+	return nil
+}
+
+// formError is the failure of a form that could not be read.
+func formError(err error) *failure.Error {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		return failure.New(failure.CodePayloadTooLarge, fmt.Sprintf("The form is larger than %d KiB.", maxForm>>10))
+	}
+	return failure.New(failure.CodeInvalidParameter, "The form could not be read.")
 }
 
 // private marks a redirect that answers a personal request: no cache

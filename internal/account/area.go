@@ -340,10 +340,6 @@ func interestsFrom(r *http.Request) model.Interests {
 // keeps the point where the next digest starts.
 func (p *Pages) SaveInterests(w http.ResponseWriter, r *http.Request) {
 	acct := signedIn(r)
-	if err := r.ParseForm(); err != nil {
-		p.fail(w, r, "Form not understood", formError(err))
-		return
-	}
 	in := interestsFrom(r)
 	in.Tags, in.Countries = dedupe(in.Tags), dedupe(in.Countries)
 	if err := in.Check(); err != nil {
@@ -375,15 +371,6 @@ func dedupe(values []string) []string {
 	out := slices.Clone(values)
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-// formError is the failure of a form that could not be read.
-func formError(err error) *failure.Error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return failure.New(failure.CodePayloadTooLarge, fmt.Sprintf("The form is larger than %d KiB.", maxForm>>10))
-	}
-	return failure.New(failure.CodeInvalidParameter, "The form could not be read.")
 }
 
 // StopInterests serves POST /account/interests/stop.

@@ -1,10 +1,13 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/mail"
 	"net/url"
@@ -505,7 +508,7 @@ func TestKeysInTheAccount(t *testing.T) {
 	resp, body = b.post("/account/keys", url.Values{"name": {"  "}})
 	wantPage(t, resp, body, http.StatusBadRequest)
 	resp, body = b.post("/account/keys", url.Values{"name": {"big"}, "pad": {strings.Repeat("x", 40<<10)}})
-	wantPage(t, resp, body, http.StatusBadRequest)
+	wantPage(t, resp, body, http.StatusRequestEntityTooLarge)
 }
 
 func TestAccountPages(t *testing.T) {
@@ -836,3 +839,83 @@ func TestSecretsNeverReachTheLog(t *testing.T) {
 }
 
 func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// TestOversizedFormsAre413: every form of the site, signed in where it
+// needs a session, answers a body past 32 KiB with a 413 page
+// (payload_too_large) and changes nothing: whether the size is declared
+// (40 KB, or 10 MB that never arrive) or only shows while the body is read.
+func TestOversizedFormsAre413(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	ctx := context.Background()
+	keys, _ := ta.Store().Keys(ctx, 1)
+	mails := len(ta.outbox())
+	big := url.Values{"email": {strings.Repeat("a", 40<<10) + "@example.com"}, "name": {strings.Repeat("n", 40<<10)}}.Encode()
+	paths := []string{
+		"/sign-in", "/sign-in/confirm", "/sign-out",
+		"/account/keys", "/account/keys/" + keys[0].ID + "/revoke", "/account/connections/1/disconnect",
+		"/account/interests", "/account/interests/stop", "/account/delete",
+		"/unsubscribe?token=" + strings.Repeat("A", 43), "/oauth/authorize",
+	}
+	for _, tt := range []struct {
+		name string
+		body func() io.Reader // a reader without a length is sent chunked
+	}{
+		{"declared", func() io.Reader { return strings.NewReader(big) }},
+		{"chunked", func() io.Reader { return struct{ io.Reader }{strings.NewReader(big)} }},
+	} {
+		for _, path := range paths {
+			t.Run(tt.name+" "+path, func(t *testing.T) {
+				req, err := http.NewRequest(http.MethodPost, ta.srv.URL+path, tt.body())
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				for name, value := range b.cookies {
+					req.AddCookie(&http.Cookie{Name: name, Value: value})
+				}
+				resp, err := b.client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				raw, _ := io.ReadAll(resp.Body)
+				wantPage(t, resp, string(raw), http.StatusRequestEntityTooLarge)
+				if !strings.Contains(string(raw), "payload_too_large") {
+					t.Errorf("the 413 page does not name its code:\n%s", raw)
+				}
+			})
+		}
+	}
+	t.Run("10 MB declared", func(t *testing.T) {
+		addr := ta.serve()
+		for _, path := range []string{"/sign-in", "/account/keys"} {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			c.SetDeadline(time.Now().Add(5 * time.Second))
+			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: signals.example\r\nCookie: %s=%s\r\n"+
+				"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\nemail=a",
+				path, session.SecureCookieName, b.cookies[session.SecureCookieName], 10<<20)
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("%s: no answer within 5 s: %v", path, err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(raw), "payload_too_large") {
+				t.Errorf("%s: %d\n%s", path, resp.StatusCode, raw)
+			}
+		}
+	})
+	if after, _ := ta.Store().Keys(ctx, 1); len(after) != len(keys) || after[0].RevokedAt != nil {
+		t.Errorf("keys changed: %+v", after)
+	}
+	if n := len(ta.outbox()); n != mails {
+		t.Errorf("%d messages were sent", n-mails)
+	}
+	resp, body := b.get("/account")
+	wantPage(t, resp, body, http.StatusOK) // still signed in, account still there
+}
