@@ -25,22 +25,39 @@ import (
 const LinkLifetime = 15 * time.Minute
 
 // A throttle bounds requests for sign-in links under one key in fixed
-// windows. Per email it stops anyone from flooding an inbox while a person
-// can still ask for several links in a row; per client address it stops
-// one machine from mailing many addresses.
+// windows. The counts are rows in the store, so every replica shares them.
 type throttle struct {
 	scope  string
 	limit  int
 	window time.Duration
 }
 
+// The three limits on link requests. Per client address, one machine
+// cannot mail many addresses. Per client address and email, a person can
+// ask for a few links in a row, and a stranger's requests never count
+// against the owner's. Per email, whoever asks and from however many
+// addresses, the mail one inbox receives is bounded, and more links are
+// allowed than one client may ask for. Both limits on an email count in
+// windows of a link's lifetime, so whenever one refuses, the links that
+// used it up were mailed to the owner in the last 15 minutes and still
+// work: the owner signs in with any of them (a stranger who caused them
+// gains nothing, as they went to the owner's inbox), and the next window
+// mails again. Limits keyed on the account alone are how a lockout
+// becomes a denial of service; keying them on the pair of account and
+// client, as OWASP advises for login throttling, and keeping the
+// account's own bound no longer than a link lives, make it none.
 var (
-	perEmail   = throttle{"email", 6, time.Hour}
-	perAddress = throttle{"address", 30, time.Hour}
+	perAddress      = throttle{"address", 30, time.Hour}
+	perAddressEmail = throttle{"address+email/link lifetime", 3, LinkLifetime}
+	perEmail        = throttle{"email/link lifetime", 8, LinkLifetime}
 )
 
-// errThrottled is a refused link request, with when to retry.
-type errThrottled struct{ retryAt time.Time }
+// errThrottled is a refused link request: which limit refused it, and
+// when to retry.
+type errThrottled struct {
+	scope   string
+	retryAt time.Time
+}
 
 func (e errThrottled) Error() string { return "too many sign-in links requested" }
 
@@ -55,7 +72,7 @@ func (t throttle) take(ctx context.Context, st store.Sessions, value string, now
 		return err
 	}
 	if !ok {
-		return errThrottled{retryAt: end}
+		return errThrottled{scope: t.scope, retryAt: end}
 	}
 	return nil
 }
@@ -97,16 +114,23 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := p.now()
-	err := perAddress.take(r.Context(), p.cfg.Store, clientAddress(r), now)
+	client := clientAddress(r)
+	err := perAddress.take(r.Context(), p.cfg.Store, client, now)
+	if err == nil {
+		err = perAddressEmail.take(r.Context(), p.cfg.Store, client+"\x00"+email, now)
+	}
 	if err == nil {
 		err = perEmail.take(r.Context(), p.cfg.Store, email, now)
 	}
-	var limited errThrottled
-	if errors.As(err, &limited) {
+	if limited, ok := errors.AsType[errThrottled](err); ok {
 		wait := max(int(limited.retryAt.Sub(now).Seconds()+0.999), 1)
-		p.fail(w, r, "Too many sign-in links", failure.New(failure.CodeSignInLimitReached,
-			fmt.Sprintf("Too many sign-in links were asked for from here or for this address. Use the latest link you received, or try again after %s UTC (about %d minutes).",
-				limited.retryAt.Format("15:04"), (wait+59)/60)).WithRetryAfter(wait))
+		detail := fmt.Sprintf("Too many sign-in links were asked for from here. Use the latest link you received, or try again after %s UTC (about %d minutes).",
+			limited.retryAt.Format("15:04"), (wait+59)/60)
+		if limited.scope != perAddress.scope {
+			detail = fmt.Sprintf("Several sign-in links were sent to this address in the last %d minutes, and each still works: use the latest one in that inbox, or ask again after %s UTC (about %d minutes).",
+				int(LinkLifetime/time.Minute), limited.retryAt.Format("15:04"), (wait+59)/60)
+		}
+		p.fail(w, r, "Too many sign-in links", failure.New(failure.CodeSignInLimitReached, detail).WithRetryAfter(wait))
 		return
 	}
 	if err != nil {

@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -316,7 +318,7 @@ func TestSignInRefusals(t *testing.T) {
 		{"local", "/developers", "/developers"},
 	} {
 		t.Run("next "+tt.name, func(t *testing.T) {
-			if loc := newBrowser(ta).signIn(t, "next@example.com", tt.next); loc != tt.want {
+			if loc := newBrowser(ta).signIn(t, "next."+tt.name+"@example.com", tt.next); loc != tt.want {
 				t.Errorf("Location = %q, want %q", loc, tt.want)
 			}
 		})
@@ -346,8 +348,8 @@ func TestSignInRefusals(t *testing.T) {
 }
 
 // TestSignInThrottle: a person can ask for several links in a row; then
-// requests are refused per email, and per client address, with a 429 page
-// that says when to retry, and no mail.
+// requests are refused per email from this client, and per client
+// address, with a 429 page that says when to retry, and no mail.
 func TestSignInThrottle(t *testing.T) {
 	clk := &clock{t: noon}
 	ta := newTestApp(t, WithClock(clk.Now))
@@ -382,11 +384,113 @@ func TestSignInThrottle(t *testing.T) {
 	wantPage(t, resp, body, http.StatusOK)
 }
 
-// The throttle's limits, as the account package sets them.
+// The throttle's limits, as the account package sets them: per client
+// and email, per client, and per email in a window of a link's lifetime.
 const (
-	perEmailLimit   = 6
-	perAddressLimit = 30
+	perEmailLimit      = 3
+	perAddressLimit    = 30
+	perEmailFromAnyone = 8
 )
+
+// TestStrangersCannotBlockSignIn: strangers asking for links for someone's
+// address, from many client addresses and through two replicas, neither
+// lock the owner out nor mail the inbox past its bound. Whenever the
+// owner's own request is refused, a link the strangers caused is in the
+// owner's inbox and works; and the next window mails the owner again.
+func TestStrangersCannotBlockSignIn(t *testing.T) {
+	const kate = "kate@example.com"
+	for _, tt := range []struct {
+		name      string
+		strangers int // distinct client addresses
+		each      int // requests from each
+		mailed    int // messages to kate from the strangers' requests
+		owner     int // status of the owner's request after them
+	}{
+		{"six strangers", 6, 1, 6, http.StatusOK},
+		{"one stranger asking twenty times", 1, 20, perEmailLimit, http.StatusOK},
+		{"a flood from forty addresses", 40, 2, perEmailFromAnyone, http.StatusTooManyRequests},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := smtptest.Start(t)
+			clk := &clock{t: noon}
+			first := newTestApp(t, WithClock(clk.Now), withSMTP(srv))
+			replicas := []*testApp{first, secondReplica(t, first, WithClock(clk.Now), withSMTP(srv))}
+			for i := range tt.strangers {
+				b := newBrowserFrom(replicas[i%2], fmt.Sprintf("127.0.1.%d", i+1))
+				for range tt.each {
+					resp, body := b.post("/sign-in", url.Values{"email": {kate}})
+					if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusTooManyRequests {
+						t.Fatalf("stranger %d: %d\n%s", i, resp.StatusCode, body)
+					}
+				}
+			}
+			if n := len(mailsTo(srv, kate)); n != tt.mailed {
+				t.Fatalf("%d messages to %s from strangers' requests, want %d", n, kate, tt.mailed)
+			}
+
+			owner := newBrowserFrom(first, "127.0.2.1")
+			resp, body := owner.post("/sign-in", url.Values{"email": {kate}})
+			wantPage(t, resp, body, tt.owner)
+			inbox := mailsTo(srv, kate)
+			if tt.owner == http.StatusTooManyRequests {
+				if n := len(inbox); n != tt.mailed {
+					t.Errorf("a refused request was mailed: %d messages", n)
+				}
+				if !strings.Contains(body, "use the latest one in that inbox") {
+					t.Errorf("the 429 page does not send the owner to the links already mailed:\n%s", body)
+				}
+				if ra, _ := strconv.Atoi(resp.Header.Get("Retry-After")); ra < 1 || ra > 15*60 {
+					t.Errorf("Retry-After = %q, want at most the link lifetime", resp.Header.Get("Retry-After"))
+				}
+			}
+			// The latest link in the inbox signs the owner in, whoever asked for it.
+			token := linkToken(t, string(inbox[len(inbox)-1].Data))
+			resp, body = owner.post("/sign-in/confirm", url.Values{"token": {token}})
+			wantPage(t, resp, body, http.StatusSeeOther)
+
+			clk.Set(noon.Add(15 * time.Minute))
+			resp, body = newBrowserFrom(replicas[1], "127.0.2.2").post("/sign-in", url.Values{"email": {kate}})
+			wantPage(t, resp, body, http.StatusOK)
+			if n := len(mailsTo(srv, kate)); n != len(inbox)+1 {
+				t.Errorf("%d messages after the window, want %d", n, len(inbox)+1)
+			}
+		})
+	}
+}
+
+// mailsTo is what srv received for to, oldest first.
+func mailsTo(srv *smtptest.Server, to string) []smtptest.Received {
+	var out []smtptest.Received
+	for _, m := range srv.Messages() {
+		if slices.Contains(m.To, to) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// newBrowserFrom is a browser whose connections come from ip, a loopback
+// address of its own, so that the app sees another client address.
+func newBrowserFrom(ta *testApp, ip string) *browser {
+	b := newBrowser(ta)
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	b.client.Transport = &http.Transport{DialContext: dialer.DialContext}
+	return b
+}
+
+// secondReplica serves another app on ta's database, as a second replica of
+// the service would.
+func secondReplica(t *testing.T, ta *testApp, opts ...Option) *testApp {
+	t.Helper()
+	a, err := New(context.Background(), ta.cfg, ta.log, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(srv.Close)
+	return &testApp{App: a, srv: srv, key: ta.key, t: t}
+}
 
 func nth(i int) string { return string(rune('a'+i/26)) + string(rune('a'+i%26)) }
 
