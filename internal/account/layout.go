@@ -44,7 +44,7 @@ var pages = func() map[string]*template.Template {
 	return out
 }()
 
-var funcs = template.FuncMap{"thousands": thousands}
+var funcs = template.FuncMap{"thousands": thousands, "spelled": spelled}
 
 func execute(name string, v view) ([]byte, error) {
 	var buf bytes.Buffer

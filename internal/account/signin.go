@@ -8,7 +8,6 @@ import (
 	"html/template"
 	"net"
 	"net/http"
-	"net/mail"
 	"net/url"
 	"strings"
 	"time"
@@ -106,10 +105,9 @@ func (p *Pages) SignInForm(w http.ResponseWriter, r *http.Request) {
 func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 	typed := strings.TrimSpace(r.PostFormValue("email"))
 	next := session.LocalPath(r.PostFormValue("next"))
-	email, ok := normalEmail(typed)
-	if !ok {
-		refused := invalid("email", "Enter one email address, such as ada@example.com.")
-		p.render(w, r, problem.Status(refused.Code), "sign-in", view{Title: "Sign in", FormEmail: typed, Next: next,
+	email, refused := normalEmail(typed)
+	if refused != nil {
+		p.render(w, r, problem.Status(refused.Code), "sign-in", view{Title: "Sign in", FormEmail: visible(typed), Next: next,
 			FormError: refused})
 		return
 	}
@@ -152,34 +150,21 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 	p.render(w, r, http.StatusOK, "check-email", view{Title: "Check your email", FormEmail: email})
 }
 
-// normalEmail accepts one bare address of at most 254 bytes and returns it
-// in lower case, as accounts store it.
-func normalEmail(s string) (string, bool) {
-	if s == "" || len(s) > 254 || strings.ContainsAny(s, "<>\" ,;\r\n") {
-		return "", false
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name != "" || a.Address != s {
-		return "", false
-	}
-	local, domain, ok := strings.Cut(a.Address, "@")
-	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasSuffix(domain, ".") {
-		return "", false
-	}
-	return strings.ToLower(a.Address), true
-}
-
 // ConfirmPath is the path of the link in sign-in mail.
 const ConfirmPath = "/sign-in/confirm"
 
 func (p *Pages) signInMail(email, token string) signalsmail.Message {
 	link := p.base + ConfirmPath + "?" + url.Values{"token": {token}}.Encode()
-	text := "Someone, hopefully you, asked to sign in to Signals as " + email + ".\n\n" +
+	text := "Someone, hopefully you, asked to sign in to Signals as " + email + ".\n\n"
+	if sp := spelled(email); sp != "" {
+		text += "The address has characters beyond plain ASCII; written out it is " + sp + ".\n\n"
+	}
+	text +=
 		"Open this link within 15 minutes to sign in (it works once):\n\n" +
-		link + "\n\n" +
-		"If you did not ask for it, ignore this message: nothing happens without the link.\n"
+			link + "\n\n" +
+			"If you did not ask for it, ignore this message: nothing happens without the link.\n"
 	var html strings.Builder
-	signInMailHTML.Execute(&html, map[string]string{"Email": email, "Link": link})
+	signInMailHTML.Execute(&html, map[string]string{"Email": email, "Spelled": spelled(email), "Link": link})
 	return signalsmail.Message{To: email, Subject: "Sign in to Signals", Text: text, HTML: html.String()}
 }
 
@@ -195,6 +180,8 @@ var signInMailHTML = template.Must(template.New("mail").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to Signals</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5">
 <p>Someone, hopefully you, asked to sign in to Signals as {{.Email}}.</p>
+{{with .Spelled}}<p>The address has characters beyond plain ASCII; written out it is <code>{{.}}</code>.</p>
+{{end -}}
 <p><a href="{{.Link}}">Sign in to Signals</a> within 15 minutes; the link works once.</p>
 <p>If you did not ask for it, ignore this message: nothing happens without the link.</p>
 </body></html>

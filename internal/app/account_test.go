@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
+	"html"
 	"io"
 	"log/slog"
+	"mime"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -345,6 +349,59 @@ func TestSignInRefusals(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestSignInAddressesNobodyMeans: an address with an invisible character
+// or at an IP address is refused on the form with a 400 and nothing is
+// mailed; a local part that mixes scripts is mailed, and the page and the
+// mail spell it out, so that a look-alike shows.
+func TestSignInAddressesNobodyMeans(t *testing.T) {
+	srv := smtptest.Start(t)
+	ta := newTestApp(t, withSMTP(srv))
+	b := newBrowser(ta)
+	for _, tt := range []struct{ name, email, detail string }{
+		{"zero-width space", "kate@example.com\u200b", "invisible character (U+200B)"},
+		{"bidi override", "\u202ekate@example.com", "invisible character (U+202E)"},
+		{"address literal", "kate@[127.0.0.1]", "at an IP address"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := b.post("/sign-in", url.Values{"email": {tt.email}})
+			wantPage(t, resp, body, http.StatusBadRequest)
+			if !strings.Contains(body, `<p id="email-error" class="error">`) || !strings.Contains(html.UnescapeString(body), tt.detail) {
+				t.Errorf("the form does not say what is wrong (%q):\n%s", tt.detail, body)
+			}
+		})
+	}
+	if n := len(srv.Messages()); n != 0 {
+		t.Fatalf("%d messages for addresses nobody means", n)
+	}
+
+	const lookalike = "kat\u0435@example.com" // a Cyrillic е
+	const spelled = "kat[U+0435 Cyrillic]@example.com"
+	resp, body := b.post("/sign-in", url.Values{"email": {"KAT\u0415@EXAMPLE.COM"}})
+	wantPage(t, resp, body, http.StatusOK)
+	if page := html.UnescapeString(body); !strings.Contains(page, lookalike) || !strings.Contains(page, spelled) {
+		t.Errorf("the page does not spell the address out:\n%s", body)
+	}
+	msg, received := srv.Last(t)
+	if !slices.Equal(received.To, []string{lookalike}) {
+		t.Fatalf("mailed to %q, want %q", received.To, lookalike)
+	}
+	text, htmlPart := mailParts(t, msg)
+	for part, content := range map[string]string{"text": text, "HTML": html.UnescapeString(htmlPart)} {
+		if !strings.Contains(content, spelled) {
+			t.Errorf("the %s part does not spell the address out:\n%s", part, content)
+		}
+	}
+	// The address is not ASCII, so the text part is quoted-printable.
+	resp, body = b.post("/sign-in/confirm", url.Values{"token": {linkToken(t, text)}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	if _, err := ta.Store().AccountByEmail(context.Background(), lookalike); err != nil {
+		t.Errorf("the look-alike's account: %v", err)
+	}
+	if _, err := ta.Store().AccountByEmail(context.Background(), "kate@example.com"); err == nil {
+		t.Error("the look-alike signed in as kate@example.com")
+	}
 }
 
 // TestSignInThrottle: a person can ask for several links in a row; then
@@ -1022,4 +1079,36 @@ func TestOversizedFormsAre413(t *testing.T) {
 	}
 	resp, body := b.get("/account")
 	wantPage(t, resp, body, http.StatusOK) // still signed in, account still there
+}
+
+// mailParts returns the decoded plain text and HTML parts of a message.
+func mailParts(t *testing.T, msg *mail.Message) (text, html string) {
+	t.Helper()
+	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr := multipart.NewReader(msg.Body, params["boundary"])
+	for {
+		p, err := mr.NextPart() // decodes quoted-printable
+		if err == io.EOF {
+			return text, html
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := io.ReadAll(p)
+		if p.Header.Get("Content-Transfer-Encoding") == "base64" {
+			raw, err = base64.StdEncoding.DecodeString(strings.ReplaceAll(string(raw), "\r\n", ""))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch mt, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type")); mt {
+		case "text/plain":
+			text = string(raw)
+		case "text/html":
+			html = string(raw)
+		}
+	}
 }
