@@ -188,9 +188,26 @@ var signInMailHTML = template.Must(template.New("mail").Parse(`<!doctype html>
 `))
 
 // ConfirmForm serves GET /sign-in/confirm: a page with one button, so that
-// mail scanners that fetch the link do not use it up.
+// mail scanners that fetch the link do not use it up. It names the
+// address the link signs in as, written out when it is not ASCII, so that
+// a look-alike of another address shows before it becomes an account.
 func (p *Pages) ConfirmForm(w http.ResponseWriter, r *http.Request) {
-	p.tokenForm(w, r, "confirm", "Sign in", p.badLink)
+	token := r.URL.Query().Get("token")
+	if !session.WellFormed(token) {
+		p.badLink(w, r)
+		return
+	}
+	v := view{Title: "Sign in", Token: token}
+	// The page works without the address: the POST decides whether the
+	// link does, and a link that is unknown, or cannot be read just now,
+	// shows the same form.
+	link, err := p.cfg.Store.SignInLink(r.Context(), auth.Hash(token), p.now())
+	if err == nil {
+		v.FormEmail = link.Email
+	} else if !errors.Is(err, store.ErrNotFound) {
+		p.cfg.Log.Warn("sign-in link not read", "request_id", r.Header.Get(problem.RequestIDHeader), "err", err)
+	}
+	p.render(w, r, http.StatusOK, "confirm", v)
 }
 
 // tokenForm answers the GET of a link that carries a token with a page

@@ -216,6 +216,9 @@ func TestSignInThroughSMTP(t *testing.T) {
 		resp, body = b.get("/sign-in/confirm?token=" + token)
 		wantPage(t, resp, body, http.StatusOK)
 	}
+	if !strings.Contains(body, "finish signing in as ada@example.com.") {
+		t.Errorf("the confirmation page does not name the address:\n%s", body)
+	}
 	if !strings.Contains(body, `<form method="post" action="/sign-in/confirm">`) ||
 		!strings.Contains(body, `<input type="hidden" name="token" value="`+token+`">`) {
 		t.Fatalf("confirmation page:\n%s", body)
@@ -354,7 +357,7 @@ func TestSignInRefusals(t *testing.T) {
 // TestSignInAddressesNobodyMeans: an address with an invisible character
 // or at an IP address is refused on the form with a 400 and nothing is
 // mailed; a local part that mixes scripts is mailed, and the page and the
-// mail spell it out, so that a look-alike shows.
+// mail and the confirmation page spell it out, so that a look-alike shows.
 func TestSignInAddressesNobodyMeans(t *testing.T) {
 	srv := smtptest.Start(t)
 	ta := newTestApp(t, withSMTP(srv))
@@ -394,7 +397,13 @@ func TestSignInAddressesNobodyMeans(t *testing.T) {
 		}
 	}
 	// The address is not ASCII, so the text part is quoted-printable.
-	resp, body = b.post("/sign-in/confirm", url.Values{"token": {linkToken(t, text)}})
+	token := linkToken(t, text)
+	resp, body = b.get("/sign-in/confirm?token=" + token)
+	wantPage(t, resp, body, http.StatusOK)
+	if page := html.UnescapeString(body); !strings.Contains(page, "signing in as "+lookalike) || !strings.Contains(page, spelled) {
+		t.Errorf("the confirmation page does not spell the address out:\n%s", body)
+	}
+	resp, body = b.post("/sign-in/confirm", url.Values{"token": {token}})
 	wantPage(t, resp, body, http.StatusSeeOther)
 	if _, err := ta.Store().AccountByEmail(context.Background(), lookalike); err != nil {
 		t.Errorf("the look-alike's account: %v", err)

@@ -233,6 +233,9 @@ type Sessions interface {
 	// TakeSignInLink removes the link with this hash and returns it, so
 	// that it is used once; ErrNotFound if there is none or it expired.
 	TakeSignInLink(ctx context.Context, hash []byte, now time.Time) (SignInLink, error)
+	// SignInLink returns the unexpired link with this hash and leaves it
+	// unused; ErrNotFound if there is none or it expired.
+	SignInLink(ctx context.Context, hash []byte, now time.Time) (SignInLink, error)
 	// CreateSession stores a session.
 	CreateSession(ctx context.Context, s Session) error
 	// SessionByHash returns the unexpired session with this hash and its

@@ -39,6 +39,23 @@ func (q *Queries) TakeSignInLink(ctx context.Context, hash []byte, now time.Time
 	return l, nil
 }
 
+// SignInLink reads an unexpired link without using it up, for the page
+// that asks to confirm it.
+func (q *Queries) SignInLink(ctx context.Context, hash []byte, now time.Time) (store.SignInLink, error) {
+	var l store.SignInLink
+	var expires int64
+	err := q.queryRow(ctx, `SELECT hash, email, next, expires_ns FROM sign_in_links WHERE hash = ? AND expires_ns > ?`,
+		hash, now.UnixNano()).Scan(&l.Hash, &l.Email, &l.Next, integer(&expires))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return store.SignInLink{}, Wrap("read sign-in link", err)
+	}
+	l.ExpiresAt = time.Unix(0, expires).UTC()
+	return l, nil
+}
+
 // CreateSession stores a session.
 func (q *Queries) CreateSession(ctx context.Context, s store.Session) error {
 	_, err := q.exec(ctx, `INSERT INTO sessions (hash, account_id, created_ns, expires_ns) VALUES (?, ?, ?, ?)`,

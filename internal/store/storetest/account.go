@@ -46,6 +46,24 @@ func testSignInLinks(t *testing.T, st store.Store) {
 	if _, err := st.TakeSignInLink(ctx, hashOf("other"), base); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown link: %v, want ErrNotFound", err)
 	}
+	// Reading a link, as the page that asks to confirm it does, leaves it
+	// to be taken; an expired or unknown one reads as not found.
+	for _, tt := range []struct {
+		name string
+		hash []byte
+		at   time.Time
+		want error
+	}{
+		{"unexpired", hashOf("a"), base.Add(14 * time.Minute), nil},
+		{"read again", hashOf("a"), base, nil},
+		{"expired", hashOf("old"), base.Add(time.Minute), store.ErrNotFound},
+		{"unknown", hashOf("other"), base, store.ErrNotFound},
+	} {
+		got, err := st.SignInLink(ctx, tt.hash, tt.at)
+		if !errors.Is(err, tt.want) || (tt.want == nil && (got.Email != link.Email || got.Next != link.Next || !got.ExpiresAt.Equal(link.ExpiresAt))) {
+			t.Errorf("read %s link = %+v, %v; want %v", tt.name, got, err, tt.want)
+		}
+	}
 	got, err := st.TakeSignInLink(ctx, hashOf("a"), base.Add(14*time.Minute))
 	if err != nil || !bytes.Equal(got.Hash, link.Hash) || got.Email != link.Email || got.Next != link.Next || !got.ExpiresAt.Equal(link.ExpiresAt) {
 		t.Fatalf("take = %+v, %v; want %+v", got, err, link)
@@ -436,6 +454,7 @@ func testAccountErrors(t *testing.T, st store.Store) {
 		call func() error
 	}{
 		{"take sign-in link", func() error { _, err := st.TakeSignInLink(ctx, hashOf("none"), base); return err }},
+		{"read sign-in link", func() error { _, err := st.SignInLink(ctx, hashOf("none"), base); return err }},
 		{"session by hash", func() error { _, _, err := st.SessionByHash(ctx, hashOf("none"), base); return err }},
 		{"delete account", func() error { return st.DeleteAccount(ctx, a.ID+1) }},
 		{"interests", func() error { _, err := st.Interests(ctx, a.ID); return err }},
@@ -462,6 +481,7 @@ func testAccountErrors(t *testing.T, st store.Store) {
 	}{
 		{"put sign-in link", func() error { return st.PutSignInLink(ctx, store.SignInLink{Hash: hashOf("l")}) }},
 		{"take sign-in link", func() error { _, err := st.TakeSignInLink(ctx, hashOf("l"), now); return err }},
+		{"read sign-in link", func() error { _, err := st.SignInLink(ctx, hashOf("l"), now); return err }},
 		{"create session", func() error { return st.CreateSession(ctx, store.Session{Hash: hashOf("s"), AccountID: a.ID}) }},
 		{"session by hash", func() error { _, _, err := st.SessionByHash(ctx, hashOf("s"), now); return err }},
 		{"renew session", func() error { return st.RenewSession(ctx, hashOf("s"), now) }},
