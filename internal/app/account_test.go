@@ -362,16 +362,20 @@ func TestSignInAddressesNobodyMeans(t *testing.T) {
 	srv := smtptest.Start(t)
 	ta := newTestApp(t, withSMTP(srv))
 	b := newBrowser(ta)
-	for _, tt := range []struct{ name, email, detail string }{
-		{"zero-width space", "kate@example.com\u200b", "invisible character (U+200B)"},
-		{"bidi override", "\u202ekate@example.com", "invisible character (U+202E)"},
-		{"address literal", "kate@[127.0.0.1]", "at an IP address"},
+	for _, tt := range []struct{ name, email, detail, shown string }{
+		{"zero-width space", "kate@example.com\u200b", "invisible character (U+200B)", "kate@example.com"},
+		{"bidi override", "\u202ekate@example.com", "invisible character (U+202E)", "kate@example.com"},
+		{"address literal", "kate@[127.0.0.1]", "at an IP address", "kate@[127.0.0.1]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, body := b.post("/sign-in", url.Values{"email": {tt.email}})
 			wantPage(t, resp, body, http.StatusBadRequest)
 			if !strings.Contains(body, `<p id="email-error" class="error">`) || !strings.Contains(html.UnescapeString(body), tt.detail) {
 				t.Errorf("the form does not say what is wrong (%q):\n%s", tt.detail, body)
+			}
+			// The form shows the address again, without what cannot be seen.
+			if !strings.Contains(body, `value="`+tt.shown+`"`) {
+				t.Errorf("the form does not show %q again:\n%s", tt.shown, body)
 			}
 		})
 	}
