@@ -1,12 +1,9 @@
 package account
 
 import (
-	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"html/template"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,18 +15,11 @@ import (
 	"signals/internal/problem"
 	"signals/internal/session"
 	"signals/internal/store"
+	"signals/internal/throttle"
 )
 
 // LinkLifetime is how long a sign-in link works.
 const LinkLifetime = 15 * time.Minute
-
-// A throttle bounds requests for sign-in links under one key in fixed
-// windows. The counts are rows in the store, so every replica shares them.
-type throttle struct {
-	scope  string
-	limit  int
-	window time.Duration
-}
 
 // The three limits on link requests. Per client address, one machine
 // cannot mail many addresses. Per client address and email, a person can
@@ -45,53 +35,12 @@ type throttle struct {
 // becomes a denial of service; keying them on the pair of account and
 // client, as OWASP advises for login throttling, and keeping the
 // account's own bound no longer than a link lives, make it none.
+// The counts are rows in the store, so every replica shares them.
 var (
-	perAddress      = throttle{"address", 30, time.Hour}
-	perAddressEmail = throttle{"address+email/link lifetime", 3, LinkLifetime}
-	perEmail        = throttle{"email/link lifetime", 8, LinkLifetime}
+	perAddress      = throttle.Limit{Scope: "address", Max: 30, Window: time.Hour}
+	perAddressEmail = throttle.Limit{Scope: "address+email/link lifetime", Max: 3, Window: LinkLifetime}
+	perEmail        = throttle.Limit{Scope: "email/link lifetime", Max: 8, Window: LinkLifetime}
 )
-
-// errThrottled is a refused link request: which limit refused it, and
-// when to retry.
-type errThrottled struct {
-	scope   string
-	retryAt time.Time
-}
-
-func (e errThrottled) Error() string { return "too many sign-in links requested" }
-
-// take counts one request under value, or refuses it.
-func (t throttle) take(ctx context.Context, st store.Sessions, value string, now time.Time) error {
-	start := now.Truncate(t.window)
-	end := start.Add(t.window)
-	// The store keeps a hash of the email or address, never the value.
-	key := sha256.Sum256([]byte(t.scope + "\x00" + value))
-	ok, err := st.Throttle(ctx, key[:], start, end, t.limit)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return errThrottled{scope: t.scope, retryAt: end}
-	}
-	return nil
-}
-
-// clientAddress is the request's remote address; IPv6 clients are grouped
-// by their /64, which one machine usually owns whole.
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	if ip == nil {
-		return host
-	}
-	if ip.To4() == nil {
-		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
-	}
-	return ip.String()
-}
 
 // SignInForm serves GET /sign-in.
 func (p *Pages) SignInForm(w http.ResponseWriter, r *http.Request) {
@@ -112,21 +61,24 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := p.now()
-	client := clientAddress(r)
-	err := perAddress.take(r.Context(), p.cfg.Store, client, now)
+	client := throttle.ClientAddress(r)
+	limit := perAddress
+	err := limit.Take(r.Context(), p.cfg.Store, client, now)
 	if err == nil {
-		err = perAddressEmail.take(r.Context(), p.cfg.Store, client+"\x00"+email, now)
+		limit = perAddressEmail
+		err = limit.Take(r.Context(), p.cfg.Store, client+"\x00"+email, now)
 	}
 	if err == nil {
-		err = perEmail.take(r.Context(), p.cfg.Store, email, now)
+		limit = perEmail
+		err = limit.Take(r.Context(), p.cfg.Store, email, now)
 	}
-	if limited, ok := errors.AsType[errThrottled](err); ok {
-		wait := max(int(limited.retryAt.Sub(now).Seconds()+0.999), 1)
+	if refused, ok := errors.AsType[*throttle.Refused](err); ok {
+		wait := refused.RetryAfter(now)
 		detail := fmt.Sprintf("Too many sign-in links were asked for from here. Use the latest link you received, or try again after %s UTC (about %d minutes).",
-			limited.retryAt.Format("15:04"), (wait+59)/60)
-		if limited.scope != perAddress.scope {
+			refused.RetryAt.Format("15:04"), (wait+59)/60)
+		if limit != perAddress {
 			detail = fmt.Sprintf("Several sign-in links were sent to this address in the last %d minutes, and each still works: use the latest one in that inbox, or ask again after %s UTC (about %d minutes).",
-				int(LinkLifetime/time.Minute), limited.retryAt.Format("15:04"), (wait+59)/60)
+				int(LinkLifetime/time.Minute), refused.RetryAt.Format("15:04"), (wait+59)/60)
 		}
 		p.fail(w, r, "Too many sign-in links", failure.New(failure.CodeSignInLimitReached, detail).WithRetryAfter(wait))
 		return
