@@ -26,8 +26,8 @@ import (
 func serve(ctx context.Context, args []string, env Env) error {
 	c := newCommand("serve", env)
 	c.stringVar(&c.cfg.Addr, "addr", "SIGNALS_ADDR", ":8080", "address to listen on")
-	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "http://localhost:8080",
-		"public base address of the service")
+	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "",
+		"public base address of the service; empty: http:// and the listening address, with localhost for an unspecified host")
 	c.searchFlags()
 	c.mailFlags()
 	c.durationVar(&c.cfg.Search.Timeout, "search-timeout", "SIGNALS_SEARCH_TIMEOUT", 10*time.Second,
@@ -45,11 +45,13 @@ func serve(ctx context.Context, args []string, env Env) error {
 	if err := c.checkMail(); err != nil {
 		return err
 	}
-	base, err := checkBaseURL(c.cfg.BaseURL)
-	if err != nil {
-		return err
+	if c.cfg.BaseURL != "" {
+		base, err := checkBaseURL(c.cfg.BaseURL)
+		if err != nil {
+			return err
+		}
+		c.cfg.BaseURL = base
 	}
-	c.cfg.BaseURL = base
 	// Listen first: a busy port stops serve before it writes anything to the
 	// database or prints a key that would never be served.
 	ln, err := net.Listen("tcp", c.cfg.Addr)
@@ -57,6 +59,10 @@ func serve(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer ln.Close()
+	if c.cfg.BaseURL == "" {
+		c.cfg.BaseURL = baseURLFromAddr(c.cfg.Addr, ln.Addr())
+	}
+	base := c.cfg.BaseURL
 	var metricsLn net.Listener
 	if c.cfg.MetricsAddr != "" {
 		if metricsLn, err = net.Listen("tcp", c.cfg.MetricsAddr); err != nil {
@@ -106,6 +112,24 @@ func checkBaseURL(s string) (string, error) {
 			"without user, query or fragment, such as https://signals.example.com; got %q", errUsage, s)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// baseURLFromAddr is the base address of a service that was given only the
+// address it listens on: links must reach the port it serves, not a
+// default one. An unspecified host (":9090", "0.0.0.0:9090", "[::]:9090")
+// becomes localhost; port 0 becomes the port the listener was given.
+func baseURLFromAddr(addr string, listening net.Addr) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://localhost:8080"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	if tcp, ok := listening.(*net.TCPAddr); ok && (port == "0" || port == "") {
+		port = strconv.Itoa(tcp.Port)
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // searchFlags binds the semantic search scorer's settings, shared by serve

@@ -102,6 +102,60 @@ func TestServeListensThenPrintsTheKeyAndWhereItServes(t *testing.T) {
 	}
 }
 
+// Given only the address to listen on, serve publishes links to that
+// address, not to a default port it does not listen on.
+func TestServeDerivesTheBaseURLFromTheAddress(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "addr.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := newOutput(), newOutput()
+	env := Env{Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr, Getenv: func(k string) string {
+		if k == "SIGNALS_ADDR" {
+			return "127.0.0.1:0"
+		}
+		return ""
+	}}
+	exited := make(chan int, 1)
+	go func() { exited <- Run(ctx, []string{"serve", "--database", db}, env) }()
+	addr := stderr.waitFor(t, regexp.MustCompile(`msg=serving addr=(\S+)`), exited)[1]
+	stdout.waitFor(t, regexp.MustCompile(`serving on`), exited)
+
+	base := "http://" + addr
+	if got, want := stdout.String(), "serving on "+base+" — docs at "+base+"/developers\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	resp, err := http.Get(base + "/.well-known/oauth-authorization-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Issuer string }
+	err = json.NewDecoder(resp.Body).Decode(&doc)
+	resp.Body.Close()
+	if err != nil || doc.Issuer != base {
+		t.Errorf("OAuth issuer %q (%v), want %s", doc.Issuer, err, base)
+	}
+	cancel()
+	<-exited
+}
+
+func TestBaseURLFromAddr(t *testing.T) {
+	listening := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}
+	for _, tc := range []struct{ addr, want string }{
+		{":8080", "http://localhost:8080"},
+		{":9090", "http://localhost:9090"},
+		{"0.0.0.0:9090", "http://localhost:9090"},
+		{"[::]:9090", "http://localhost:9090"},
+		{"127.0.0.1:9090", "http://127.0.0.1:9090"},
+		{"[::1]:9090", "http://[::1]:9090"},
+		{"signals.internal:80", "http://signals.internal:80"},
+		{"127.0.0.1:0", "http://127.0.0.1:41234"},
+	} {
+		if got := baseURLFromAddr(tc.addr, listening); got != tc.want {
+			t.Errorf("baseURLFromAddr(%q) = %q, want %q", tc.addr, got, tc.want)
+		}
+	}
+}
+
 func TestServeOnABusyPortCreatesNoKey(t *testing.T) {
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
