@@ -145,7 +145,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	}
 	a.newMetrics(st, scorer.Model())
 	a.usage = &usage.Recorder{Store: a.measured(st), Log: log}
-	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now}
+	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now,
+		OAuthToken: oauth.IsToken}
 	a.limiter = &quota.Limiter{Store: a.usage, Now: a.now, Problems: a.problems}
 	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log,
 		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity,

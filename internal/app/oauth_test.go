@@ -335,8 +335,18 @@ func TestOAuthScopes(t *testing.T) {
 	}
 
 	// OAuth tokens are for /mcp only, never for the HTTP API; only in the header.
+	// The refusal keeps its code but says where the token belongs and
+	// where keys are made, in the body and in the challenge.
 	r, body := ta.get("/api/v1/signals", "Authorization", "Bearer "+tok.AccessToken)
 	wantStatus(t, r, body, http.StatusUnauthorized)
+	p := decode[struct{ Code, Detail string }](t, body)
+	wantDetail := "OAuth access tokens are for https://signals.example/mcp only; the HTTP API takes an API key, made at https://signals.example/account"
+	if p.Code != "invalid_credentials" || p.Detail != wantDetail {
+		t.Errorf("OAuth token on the API: code %q, detail %q; want invalid_credentials, %q", p.Code, p.Detail, wantDetail)
+	}
+	if got := r.Header.Get("WWW-Authenticate"); !strings.Contains(got, `error="invalid_token"`) || !strings.Contains(got, "/mcp only") {
+		t.Errorf("WWW-Authenticate = %s; want invalid_token saying the token is for /mcp", got)
+	}
 	if r2, _ := ta.mcpPost(rpcListCall, "Authorization", ""); r2.StatusCode != http.StatusUnauthorized {
 		t.Errorf("no header: %d", r2.StatusCode)
 	}

@@ -64,6 +64,10 @@ type Authenticator struct {
 	// (missing_credentials or invalid_credentials).
 	Challenge func(f *failure.Error) string
 	Now       func() time.Time
+	// OAuthToken reports whether a credential is an OAuth access token,
+	// which is refused here with a word on where it belongs instead of
+	// as an unknown key.
+	OAuthToken func(token string) bool
 
 	touched sync.Map // key id -> time.Time of the last recorded use
 	keys    keyCache
@@ -114,6 +118,11 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 	token, err := bearerToken(h)
 	if err != nil {
 		return Principal{}, err
+	}
+	if a.OAuthToken != nil && a.OAuthToken(token) {
+		return Principal{}, failure.New(failure.CodeInvalidCredentials,
+			"OAuth access tokens are for "+a.Problems.BaseURL+"/mcp only; the HTTP API takes an API key, made at "+
+				a.Problems.BaseURL+"/account")
 	}
 	invalid := failure.New(failure.CodeInvalidCredentials, "the API key is not valid or was revoked")
 	if !WellFormed(token) {

@@ -294,7 +294,7 @@ func errorResponses() obj {
 	retry := obj{"Retry-After": optional("Retry-After"), "Deprecation": optional("Deprecation"), "Link": optional("Link")}
 	add(http.StatusBadRequest, "Invalid request: an invalid or unknown parameter, a missing one, or a body that is not valid JSON. "+
 		"The problem names the parameter and its allowed values or range.", true, nil)
-	add(http.StatusUnauthorized, "No API key, or one that is not valid or was revoked.", false,
+	add(http.StatusUnauthorized, "No API key, one that is not valid or was revoked, or an OAuth access token (for /mcp only).", false,
 		obj{"WWW-Authenticate": required("WWW-Authenticate")})
 	add(http.StatusNotFound, "No public signal has this id (hidden, pending and market-only signals are not found either), "+
 		"or no endpoint has this path.", true, nil)

@@ -62,7 +62,7 @@ var Codes = []Info{
 	{CodeInvalidJSON, "Invalid JSON", "the body is not one JSON object", true},
 	{CodeConflictingFormats, "Conflicting formats", "Markdown was asked for together with the front end's router headers", false},
 	{CodeMissingCredentials, "Missing credentials", "no API key was sent", true},
-	{CodeInvalidCredentials, "Invalid credentials", "the key is not valid or was revoked, or is not sent as a Bearer token", true},
+	{CodeInvalidCredentials, "Invalid credentials", "the key is not valid or was revoked, or is not sent as a Bearer token; OAuth access tokens are for /mcp only", true},
 	{CodeInsufficientScope, "Insufficient scope", "an OAuth token lacks a permission (MCP only)", false},
 	{CodeForbiddenOrigin, "Forbidden origin", "a browser request to MCP from another web origin", false},
 	{CodeNotFound, "Not found", "no such endpoint, or no public signal with this id", true},
