@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	htmltemplate "html/template"
+	"net/url"
 	"strings"
 	"text/template"
 	"unicode"
@@ -64,7 +65,19 @@ func (d Digest) Message() (mail.Message, error) {
 		Text:        text.String(),
 		HTML:        html.String(),
 		Unsubscribe: d.Unsubscribe,
+		ListID:      ListID(d.BaseURL),
 	}, nil
+}
+
+// ListID is the RFC 2919 list identifier of the digests of the service at
+// base: one list per service, named under its host ("digest.localhost" is
+// a name RFC 2919 leaves to lists without a domain of their own).
+func ListID(base string) string {
+	host := "localhost"
+	if u, err := url.Parse(base); err == nil && u.Hostname() != "" && !strings.Contains(u.Hostname(), ":") {
+		host = u.Hostname()
+	}
+	return "Signals digest <digest." + host + ">"
 }
 
 func count(n int) string {

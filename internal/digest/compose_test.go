@@ -41,6 +41,9 @@ func TestMessage(t *testing.T) {
 	if m.Subject != "Signals daily digest: 2 new signals" || m.To != "ada@example.com" || m.Unsubscribe != d.Unsubscribe {
 		t.Errorf("message %q to %q, unsubscribe %q", m.Subject, m.To, m.Unsubscribe)
 	}
+	if want := "Signals digest <digest.signals.example>"; m.ListID != want {
+		t.Errorf("List-Id %q, want %q", m.ListID, want)
+	}
 	for _, bad := range []string{"\u202e", "\r\nBcc:", "\nBcc:"} {
 		if strings.Contains(m.HTML, bad) || strings.Contains(m.Text, bad) {
 			t.Errorf("digest carries %q from a signal", bad)
@@ -56,6 +59,18 @@ func TestMessage(t *testing.T) {
 	}
 	golden.Text(t, filepath.Join("testdata", "digest.txt"), []byte(m.Text))
 	golden.Text(t, filepath.Join("testdata", "digest.html"), []byte(m.HTML))
+}
+
+func TestListID(t *testing.T) {
+	for _, tc := range []struct{ base, want string }{
+		{"https://signals.example.com", "Signals digest <digest.signals.example.com>"},
+		{"http://localhost:8080", "Signals digest <digest.localhost>"},
+		{"http://[::1]:8080", "Signals digest <digest.localhost>"},
+	} {
+		if got := ListID(tc.base); got != tc.want {
+			t.Errorf("ListID(%q) = %q, want %q", tc.base, got, tc.want)
+		}
+	}
 }
 
 func TestClean(t *testing.T) {

@@ -29,6 +29,10 @@ type Message struct {
 	// Unsubscribe is the https URL that unsubscribes with one POST
 	// (RFC 8058), or "" for mail that is not a subscription.
 	Unsubscribe string
+	// ListID identifies the list a subscription's mail belongs to, as
+	// RFC 2919 writes it ("Signals digest <digest.signals.example.com>"),
+	// so that mail programs can file and filter it; "" for other mail.
+	ListID string
 }
 
 // Sender sends messages.
@@ -131,6 +135,12 @@ func (s *Mailer) build(m Message) (*gomail.Msg, error) {
 	msg.Subject(m.Subject)
 	msg.SetDateWithValue(s.now())
 	msg.SetMessageIDWithValue(randomID() + "@" + s.domain)
+	// Every message is sent by the service, never by a person: vacation
+	// responders and other automatic replies must not answer it (RFC 3834).
+	msg.SetGenHeader("Auto-Submitted", "auto-generated")
+	if m.ListID != "" {
+		msg.SetGenHeader("List-Id", m.ListID)
+	}
 	text, enc := encode(m.Text)
 	msg.SetBodyString(gomail.TypeTextPlain, text, gomail.WithPartEncoding(enc))
 	if m.HTML != "" {

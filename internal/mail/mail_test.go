@@ -270,6 +270,33 @@ func TestUnsubscribeHeaders(t *testing.T) {
 	}
 }
 
+// Every message says it was sent automatically (RFC 3834); a list's
+// message names its list (RFC 2919) beside its unsubscription headers.
+func TestAutomaticAndListHeaders(t *testing.T) {
+	parsed, _ := sendToOutbox(t, signInMessage())
+	if got := parsed.Header.Get("Auto-Submitted"); got != "auto-generated" {
+		t.Errorf("sign-in mail: Auto-Submitted = %q, want auto-generated", got)
+	}
+	if got := parsed.Header.Get("List-Id"); got != "" {
+		t.Errorf("sign-in mail: List-Id = %q, want none", got)
+	}
+
+	msg := signInMessage()
+	msg.Unsubscribe = "https://signals.example/unsubscribe?token=T"
+	msg.ListID = "Signals digest <digest.signals.example>"
+	parsed, _ = sendToOutbox(t, msg)
+	for name, want := range map[string]string{
+		"Auto-Submitted":        "auto-generated",
+		"List-Id":               msg.ListID,
+		"List-Unsubscribe":      "<" + msg.Unsubscribe + ">",
+		"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+	} {
+		if got := parsed.Header.Get(name); got != want {
+			t.Errorf("digest: %s = %q, want %q", name, got, want)
+		}
+	}
+}
+
 // TestNonASCIIIsEncoded checks that text an unencoded part cannot carry is
 // quoted-printable, in short lines, and decodes back to itself.
 func TestNonASCIIIsEncoded(t *testing.T) {
