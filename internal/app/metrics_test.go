@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +49,21 @@ func sample(t *testing.T, metrics, series string) float64 {
 		}
 	}
 	return 0
+}
+
+// The build serving is one series of value 1, labelled as Prometheus
+// exporters label theirs.
+func TestMetricsNameTheBuild(t *testing.T) {
+	ta := newTestApp(t, withMetrics())
+	re := regexp.MustCompile(`(?m)^signals_build_info\{goversion="(go[^"]+)",revision="([^"]+)",version="([^"]+)"\} 1$`)
+	got := scrape(t, ta.App)
+	m := re.FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("no signals_build_info{goversion,revision,version} 1 in the metrics:\n%s", got)
+	}
+	if m[1] != runtime.Version() {
+		t.Errorf("goversion %q, want %q", m[1], runtime.Version())
+	}
 }
 
 func TestMetricsCountTraffic(t *testing.T) {

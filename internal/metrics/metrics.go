@@ -8,6 +8,8 @@ package metrics
 import (
 	"context"
 	"net/http"
+	"runtime"
+	"runtime/debug"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -73,7 +75,7 @@ func New(ops store.Operations, vectorModel string) *Metrics {
 		m.searches.WithLabelValues(string(o)) // every outcome is exported from the start, at 0
 	}
 	m.registry.MustRegister(m.requests, m.duration, m.quotaRefusals, m.searches, m.scoring, m.embedded, m.mails,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		buildInfo(), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if ops != nil {
 		m.registry.MustRegister(&storeCollector{ops: ops, model: vectorModel})
 	}
@@ -140,4 +142,31 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(waiting, prometheus.GaugeValue, float64(n))
+}
+
+// buildInfo is signals_build_info, a gauge of 1 whose labels say which
+// build serves, as Prometheus exporters publish theirs: a dashboard joins
+// it to see what changed when the other series did.
+func buildInfo() prometheus.Gauge {
+	version, revision, goversion := "unknown", "unknown", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		if bi.GoVersion != "" {
+			goversion = bi.GoVersion
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				revision = s.Value
+			}
+		}
+	}
+	g := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        "signals_build_info",
+		Help:        "A metric with a constant '1' value labeled by version, revision and goversion from which signals was built.",
+		ConstLabels: prometheus.Labels{"version": version, "revision": revision, "goversion": goversion},
+	})
+	g.Set(1)
+	return g
 }
