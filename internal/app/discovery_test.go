@@ -41,6 +41,10 @@ func TestDiscoveryDocuments(t *testing.T) {
 			if got := resp.Header.Get("Cache-Control"); got != "public, max-age=300" {
 				t.Errorf("Cache-Control = %q", got)
 			}
+			// Browser tools on any origin load them, as they load the feeds.
+			if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "*" {
+				t.Errorf("Access-Control-Allow-Origin = %q, want *", got)
+			}
 			if strings.HasSuffix(tt.golden, ".txt") {
 				goldenText(t, tt.golden, body)
 			} else {
@@ -187,5 +191,24 @@ func TestHealth(t *testing.T) {
 		if resp.Header.Get("RateLimit-Policy") != "" {
 			t.Errorf("%s names a rate-limit policy", path)
 		}
+	}
+}
+
+// The OpenAPI document says whom to contact; it names no license, since
+// the project publishes none.
+func TestOpenAPIInfoContact(t *testing.T) {
+	ta := newTestApp(t)
+	_, body := ta.get("/openapi.json")
+	doc := decode[struct {
+		Info struct {
+			Contact struct{ Name, URL string }
+			License *struct{ Name string }
+		}
+	}](t, body)
+	if doc.Info.Contact.URL != "https://signals.example/contact" || doc.Info.Contact.Name == "" {
+		t.Errorf("info.contact = %+v, want a name and https://signals.example/contact", doc.Info.Contact)
+	}
+	if doc.Info.License != nil {
+		t.Errorf("info.license = %+v; the project publishes no license", doc.Info.License)
 	}
 }

@@ -190,6 +190,9 @@ func (d document) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", d.contentType)
 	h.Set("Cache-Control", CacheControl)
+	// Public documents, as the feeds are: a browser tool on any origin
+	// may read them (no credentials are involved).
+	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("ETag", d.etag)
 	if d.link != "" {
 		h.Set("Link", d.link)
