@@ -170,7 +170,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		st.Close()
 		return nil, err
 	}
-	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log})
+	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log, Now: a.now})
 	a.newOAuth()
 	if err := a.newAccountArea(); err != nil {
 		st.Close()

@@ -138,7 +138,6 @@ func TestWellKnownNotFound(t *testing.T) {
 		"/.well-known/oauth-protected-resource",
 		"/.well-known/oauth-protected-resource/api/v1",
 		"/.well-known/oauth-authorization-server/anything",
-		"/.well-known/security.txt",
 		"/.well-known/",
 		"/.well-known",
 		"/.well-known/mcp.json/extra",

@@ -29,6 +29,7 @@ const (
 	CatalogPath    = "/.well-known/api-catalog"
 	MCPMetaPath    = "/.well-known/mcp.json"
 	LLMsPath       = "/llms.txt"
+	SecurityPath   = "/.well-known/security.txt"
 	HealthPath     = "/healthz"
 	ReadyPath      = "/readyz"
 	WellKnownPath  = "/.well-known/"
@@ -51,6 +52,10 @@ const (
 	LLMsType    = "text/plain; charset=utf-8"
 )
 
+// ContactPath is the public page that says how to reach the people behind
+// the service.
+const ContactPath = "/contact"
+
 // CacheControl is how long shared caches may keep a discovery document.
 const CacheControl = "public, max-age=300"
 
@@ -65,6 +70,8 @@ type Config struct {
 	Problems problem.Renderer
 	Store    Pinger
 	Log      *slog.Logger
+	// Now is the clock that dates security.txt; nil is time.Now.
+	Now func() time.Time
 }
 
 // Handler serves the discovery resources. The documents are built once.
@@ -110,6 +117,7 @@ func (h *Handler) Routes() []Route {
 		{CatalogPath, get(h.catalog)},
 		{MCPMetaPath, get(h.mcp)},
 		{LLMsPath, get(h.llms)},
+		{SecurityPath, get(http.HandlerFunc(h.securityTxt))},
 		{HealthPath, get(http.HandlerFunc(h.health))},
 		{ReadyPath, get(http.HandlerFunc(h.ready))},
 		{WellKnownPath, http.HandlerFunc(h.wellKnownNotFound)},
@@ -223,6 +231,35 @@ func matchesETag(fields []string, etag string) bool {
 		}
 	}
 	return false
+}
+
+// securityExpiry is how far ahead security.txt expires: RFC 9116 asks for
+// less than a year, so that a stale file is not trusted for long.
+const securityExpiry = 180 * 24 * time.Hour
+
+// securityTxt serves /.well-known/security.txt (RFC 9116). The service has
+// no contact setting of its own, so security reports go through the
+// Contact page. Expires moves with the clock and stays on a day boundary,
+// so the file is the same all day.
+func (h *Handler) securityTxt(w http.ResponseWriter, r *http.Request) {
+	now := time.Now
+	if h.cfg.Now != nil {
+		now = h.cfg.Now
+	}
+	expires := now().UTC().Truncate(24 * time.Hour).Add(securityExpiry)
+	body := "Contact: " + h.base + ContactPath + "\n" +
+		"Expires: " + expires.Format(time.RFC3339) + "\n" +
+		"Canonical: " + h.base + SecurityPath + "\n" +
+		"Preferred-Languages: en\n"
+	hd := w.Header()
+	hd.Set("Content-Type", "text/plain; charset=utf-8")
+	hd.Set("Cache-Control", CacheControl)
+	hd.Set("Access-Control-Allow-Origin", "*")
+	hd.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write([]byte(body))
+	}
 }
 
 // health is liveness: the process answers. It never touches the store.

@@ -29,13 +29,17 @@ func LLMsTxt(base string) []byte {
 		"%d fresh semantic searches per UTC day; `GET %s` reports an account's actual limits and usage. "+
 		"Do not retry a timed-out search automatically.\n",
 		l.DailyRequests, l.MinuteRequests, l.DailySearches, api.UsagePath)
-	w("- Errors are JSON problem details with a stable `code`; 429 and 503 give `Retry-After` when the wait is known.\n\n")
+	w("- Errors are JSON problem details with a stable `code`; 429 and 503 give `Retry-After` when the wait is known.\n")
+	w("- The developer pages, About, Contact and articles are Markdown at their path plus `.md` " +
+		"(as the links below are); every public page is Markdown to `Accept: text/markdown`.\n\n")
 
+	// Pages are linked to their Markdown at the page's path plus ".md",
+	// which answers Markdown to a plain GET.
 	w("## Developer documentation\n\n")
-	w("- [Developers](%s%s): overview of the API, MCP and feeds\n", base, DevelopersPath)
-	w("- [HTTP API](%s%s/api): endpoints, filters, paging and deprecated aliases\n", base, DevelopersPath)
-	w("- [MCP](%s%s/mcp): connecting an MCP client\n", base, DevelopersPath)
-	w("- [Errors](%s%s/errors): problem details and their codes\n\n", base, DevelopersPath)
+	w("- [Developers](%s%s.md): overview of the API, MCP and feeds\n", base, DevelopersPath)
+	w("- [HTTP API](%s%s/api.md): endpoints, filters, paging and deprecated aliases\n", base, DevelopersPath)
+	w("- [MCP](%s%s/mcp.md): connecting an MCP client\n", base, DevelopersPath)
+	w("- [Errors](%s%s/errors.md): problem details and their codes\n\n", base, DevelopersPath)
 
 	w("## Machine-readable descriptions\n\n")
 	w("- [OpenAPI 3.1 document](%s%s): every /api/v1 endpoint, parameter, response and error\n", base, OpenAPIPath)
@@ -49,8 +53,9 @@ func LLMsTxt(base string) []byte {
 	w("- [Atom](%s%s): Atom of the public signals\n\n", base, FeedAtomPath)
 
 	w("## Optional\n\n")
-	w("- [About](%s/about): about the service\n", base)
-	w("- [Contact](%s/contact): how to reach the people behind it\n", base)
+	w("- [About](%s/about.md): about the service\n", base)
+	w("- [Contact](%s%s.md): how to reach the people behind it\n", base, ContactPath)
+	w("- [Sitemap](%s/sitemap.xml): every public page, hub and article\n", base)
 	return []byte(b.String())
 }
 

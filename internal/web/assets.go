@@ -35,6 +35,8 @@ type asset struct {
 type assets struct {
 	byName map[string]*asset
 	byPath map[string]*asset
+	// ico is the icon in the ICO format, served at /favicon.ico.
+	ico []byte
 }
 
 func loadAssets() (*assets, error) {
@@ -57,7 +59,9 @@ func loadAssets() (*assets, error) {
 		x := &asset{url: served, body: body, contentType: ct}
 		a.byName[name], a.byPath[served] = x, x
 	}
-	return a, nil
+	var err error
+	a.ico, err = icoFromSVG(a.byName["favicon.svg"].body)
+	return a, err
 }
 
 // URL returns the served path of the named asset.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -104,25 +105,32 @@ func (s *Site) docPage(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, err)
 		return
 	}
-	d := s.docs[r.URL.Path]
-	if slug := strings.TrimPrefix(r.URL.Path, "/"); model.IsPageSlug(slug) {
-		a, err := s.cfg.Store.Article(r.Context(), slug)
-		switch {
-		case err == nil:
-			if d, err = s.articleDoc(a, r.URL.Path); err != nil {
-				s.Error(w, r, err)
-				return
-			}
-		case !errors.Is(err, store.ErrNotFound):
-			s.Error(w, r, err)
-			return
-		}
+	d, err := s.findDoc(r.Context(), r.URL.Path)
+	if err != nil {
+		s.Error(w, r, err)
+		return
 	}
 	if d == nil {
 		s.NotFound(w, r)
 		return
 	}
 	s.writeDoc(w, r, format, d)
+}
+
+// findDoc returns the fixed page at path: the operator's article of that
+// slug when there is one, the default otherwise; nil when there is none.
+func (s *Site) findDoc(ctx context.Context, path string) (*doc, error) {
+	d := s.docs[path]
+	if slug := strings.TrimPrefix(path, "/"); model.IsPageSlug(slug) {
+		a, err := s.cfg.Store.Article(ctx, slug)
+		switch {
+		case err == nil:
+			return s.articleDoc(a, path)
+		case !errors.Is(err, store.ErrNotFound):
+			return nil, err
+		}
+	}
+	return d, nil
 }
 
 func (s *Site) writeDoc(w http.ResponseWriter, r *http.Request, format string, d *doc) {
@@ -170,6 +178,9 @@ func (s *Site) articlePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := r.PathValue("slug")
+	if md, ok := strings.CutSuffix(slug, MarkdownSuffix); ok {
+		slug, format = md, Markdown
+	}
 	if !model.ValidSlug(slug) || model.IsPageSlug(slug) {
 		s.NotFound(w, r)
 		return

@@ -113,6 +113,15 @@ func (s *Site) Routes() []Route {
 	for path := range DeveloperPages {
 		routes = append(routes, Route{path, page(s.docPage)})
 	}
+	// Each fixed page's Markdown at its path plus ".md"; an article's is
+	// at /articles/{slug}.md, which articlePage answers.
+	for _, path := range s.Paths() {
+		routes = append(routes, Route{path + MarkdownSuffix, get(s.docMarkdown)})
+	}
+	routes = append(routes,
+		Route{RobotsPath, get(s.robots)},
+		Route{SitemapPath, get(s.sitemap)},
+		Route{FaviconPath, get(s.favicon)})
 	for _, f := range feed.Formats {
 		routes = append(routes,
 			Route{"/feed." + f, get(s.feed(f))},
