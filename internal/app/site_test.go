@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,7 @@ func TestSitePagesGolden(t *testing.T) {
 		{"home_filtered", "/?tags=job&country=france"},
 		{"hub", "/hubs/jobs"},
 		{"hubs", "/hubs"},
+		{"signal", "/signals/evil%2F1"},
 		{"articles", "/articles"},
 		{"article", "/articles/hello"},
 		{"about", "/about"},
@@ -100,6 +102,7 @@ func TestSiteHTMLHeaders(t *testing.T) {
 		{"/?tags=job", `href="/feed.atom?tags=job"`},
 		{"/hubs/jobs", `href="/hubs/jobs/feed.atom"`},
 		{"/articles/hello", `href="/feed.atom"`},
+		{"/signals/plain-1", `href="/feed.atom"`},
 		{"/developers", `href="/feed.atom"`},
 		{"/nothing", `href="/feed.atom"`},
 		{"/?tags=nope", `href="/feed.atom"`},
@@ -141,7 +144,7 @@ func TestSiteHTMLEscapesSignals(t *testing.T) {
 // HTML: parsing the page finds only the page's own structure.
 func TestSiteMarkdownEscapesSignals(t *testing.T) {
 	ta := newSiteApp(t)
-	for _, path := range []string{"/", "/hubs/jobs", "/?q=%3Cb%3E%5Bx%5D(y)"} {
+	for _, path := range []string{"/", "/hubs/jobs", "/?q=%3Cb%3E%5Bx%5D(y)", "/signals/evil%2F1"} {
 		_, body := ta.get(path, "Authorization", "", "Accept", "text/markdown")
 		md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 		doc := md.Parser().Parse(text.NewReader(body))
@@ -218,7 +221,7 @@ func TestSiteBadFilter(t *testing.T) {
 // prefetch keeps the normal format; HEAD answers like GET without a body.
 func TestSiteNegotiation(t *testing.T) {
 	ta := newSiteApp(t)
-	for _, path := range []string{"/", "/hubs/jobs", "/articles/hello", "/about", "/hubs", "/articles"} {
+	for _, path := range []string{"/", "/hubs/jobs", "/articles/hello", "/about", "/hubs", "/articles", "/signals/plain-1"} {
 		resp, body := ta.get(path, "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
 		if resp.StatusCode != 400 || !bytes.Contains(body, []byte(string(failure.CodeConflictingFormats))) {
 			t.Errorf("%s with HX-Request: %d\n%s", path, resp.StatusCode, body)
@@ -277,7 +280,7 @@ func TestFeeds(t *testing.T) {
 				if !strings.Contains(it.GUID, strings.ReplaceAll(tt.ids[i], "/", "%2F")) && it.GUID != tt.ids[i] {
 					t.Errorf("item %d: id %q, want %s", i, it.GUID, tt.ids[i])
 				}
-				if !strings.HasPrefix(it.Link, "https://example.org/") || it.PublishedParsed == nil ||
+				if it.Link != ta.cfg.BaseURL+"/signals/"+url.PathEscape(tt.ids[i]) || it.PublishedParsed == nil ||
 					len(it.Authors) == 0 || it.Description == "" && it.Content == "" {
 					t.Errorf("item %d lacks a link, a date, an author or a snippet: %+v", i, it)
 				}

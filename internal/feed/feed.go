@@ -46,6 +46,9 @@ type Meta struct {
 	// HomeURL is the page the feed mirrors, FeedURL the feed itself
 	// (absolute).
 	HomeURL, FeedURL string
+	// SignalURL is the absolute URL of a signal's page, which items link
+	// to (their source link is given beside it).
+	SignalURL func(id string) string
 }
 
 // Write renders signals (newest first) as the format.
@@ -108,6 +111,7 @@ type jsonAuthor struct {
 type jsonItem struct {
 	ID            string       `json:"id"`
 	URL           string       `json:"url"`
+	ExternalURL   string       `json:"external_url,omitempty"`
 	Title         string       `json:"title"`
 	ContentText   string       `json:"content_text"`
 	DatePublished string       `json:"date_published"`
@@ -148,7 +152,7 @@ func writeJSON(m Meta, signals []model.Signal) ([]byte, error) {
 		if s.Language != "other" {
 			lang = s.Language
 		}
-		f.Items[i] = jsonItem{ID: s.ID, URL: model.SafeURL(s.SourceURL), Title: title(s), ContentText: snippet(s),
+		f.Items[i] = jsonItem{ID: s.ID, URL: m.SignalURL(s.ID), ExternalURL: model.SafeURL(s.SourceURL), Title: title(s), ContentText: snippet(s),
 			DatePublished: s.PublishedAt.String(), DateModified: updated(s).Format(time.RFC3339Nano),
 			Authors: []jsonAuthor{{Name: s.AuthorName}}, Tags: []string{s.Tag}, Language: lang, Signal: ext}
 	}
@@ -203,7 +207,7 @@ func writeRSS(m Meta, signals []model.Signal) ([]byte, error) {
 			// Readers take an RSS title as plain text but a description as
 			// HTML: the snippet is escaped once for HTML here and once
 			// more for XML by the encoder, so it reads as the text it is.
-			Title: title(s), Link: model.SafeURL(s.SourceURL), Description: html.EscapeString(snippet(s)),
+			Title: title(s), Link: m.SignalURL(s.ID), Description: rssDescription(s),
 			Creator: s.AuthorName, Category: s.Tag,
 			GUID:    rssGUID{IsPermaLink: "false", Value: s.ID},
 			PubDate: s.PublishedAt.Time().Format(time.RFC1123Z),
@@ -244,7 +248,7 @@ type atomCategory struct {
 type atomEntry struct {
 	Title     atomText     `xml:"title"`
 	ID        string       `xml:"id"`
-	Link      atomLink     `xml:"link"`
+	Links     []atomLink   `xml:"link"`
 	Published string       `xml:"published"`
 	Updated   string       `xml:"updated"`
 	Author    atomPerson   `xml:"author"`
@@ -263,13 +267,33 @@ func writeAtom(m Meta, signals []model.Signal) ([]byte, error) {
 			// Plain-text constructs: readers show them as text, never as
 			// markup.
 			Title: atomText{"text", title(s)}, ID: EntryID(m.FeedURL, s.ID),
-			Link:      atomLink{Href: model.SafeURL(s.SourceURL), Rel: "alternate"},
+			Links:     entryLinks(m, s),
 			Published: s.PublishedAt.String(), Updated: updated(s).Format(time.RFC3339Nano),
 			Author: atomPerson{Name: s.AuthorName}, Category: atomCategory{Term: s.Tag},
 			Summary: atomText{"text", snippet(s)},
 		}
 	}
 	return marshalXML(doc)
+}
+
+// entryLinks are an Atom entry's links: its page, and its source as a
+// related resource.
+func entryLinks(m Meta, s model.Signal) []atomLink {
+	links := []atomLink{{Href: m.SignalURL(s.ID), Rel: "alternate", Type: "text/html"}}
+	if u := model.SafeURL(s.SourceURL); u != "" {
+		links = append(links, atomLink{Href: u, Rel: "related", Type: "text/html"})
+	}
+	return links
+}
+
+// rssDescription is an RSS item's description, which readers take as
+// HTML: the snippet, escaped, then its source link.
+func rssDescription(s model.Signal) string {
+	d := html.EscapeString(snippet(s))
+	if u := model.SafeURL(s.SourceURL); u != "" {
+		d += `<p><a href="` + html.EscapeString(u) + `">Source</a></p>`
+	}
+	return d
 }
 
 // EntryID is the permanent IRI of a signal in an Atom feed: a tag URI

@@ -15,7 +15,7 @@ import (
 // the browser test checks that the copy is byte for byte the pinned one.
 //go:generate cp ../../test/browser/node_modules/htmx.org/dist/htmx.min.js assets/htmx.min.js
 
-//go:embed assets/site.css assets/htmx.min.js assets/favicon.svg
+//go:embed assets/site.css assets/htmx.min.js assets/favicon.svg assets/site.js
 var assetFiles embed.FS
 
 // AssetsPath is where the stylesheet and scripts are served, each under a
@@ -41,7 +41,7 @@ type assets struct {
 
 func loadAssets() (*assets, error) {
 	a := &assets{byName: map[string]*asset{}, byPath: map[string]*asset{}}
-	for _, name := range []string{"site.css", "htmx.min.js", "favicon.svg"} {
+	for _, name := range []string{"site.css", "htmx.min.js", "favicon.svg", "site.js"} {
 		body, err := assetFiles.ReadFile("assets/" + name)
 		if err != nil {
 			return nil, err

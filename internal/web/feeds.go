@@ -25,7 +25,8 @@ func (s *Site) feed(format string) http.HandlerFunc {
 		ctx := r.Context()
 		var (
 			q    model.ListQuery
-			meta = feed.Meta{Title: "Signals", Description: "Curated AI signals from public posts, newest first.", HomeURL: s.base + "/"}
+			meta = feed.Meta{Title: "Signals", Description: "Curated AI signals from public posts, newest first.", HomeURL: s.base + "/",
+				SignalURL: func(id string) string { return s.base + SignalPath(id) }}
 			path = r.URL.Path
 			err  error
 		)

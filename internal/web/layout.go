@@ -41,7 +41,10 @@ type view struct {
 	Nav        []link
 	SubNav     []link
 	CSS, JS    string
-	Icon       string
+	// Script is the site's own script (copy buttons), on every page
+	// since htmx swaps pages in without loading their scripts.
+	Script string
+	Icon   string
 	// NoIndex keeps a personal page out of search engines.
 	NoIndex bool
 	Content any
@@ -88,7 +91,7 @@ func parseLayouts() (layouts, error) {
 		return nil, err
 	}
 	out["form"] = form
-	for _, name := range []string{"feed", "doc", "cards", "error", "page"} {
+	for _, name := range []string{"feed", "doc", "cards", "error", "page", "signal"} {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
 		if err != nil {
 			return nil, err
@@ -102,7 +105,7 @@ func parseLayouts() (layouts, error) {
 // visitor of r (signed in or not, as the session loaded into its context
 // says).
 func (s *Site) render(r *http.Request, name string, v view) ([]byte, error) {
-	v.CSS, v.JS, v.Icon = s.assets.URL("site.css"), s.assets.URL("htmx.min.js"), s.assets.URL("favicon.svg")
+	v.CSS, v.JS, v.Script, v.Icon = s.assets.URL("site.css"), s.assets.URL("htmx.min.js"), s.assets.URL("site.js"), s.assets.URL("favicon.svg")
 	v.Nav = make([]link, len(sections), len(sections)+1)
 	copy(v.Nav, sections)
 	if _, ok := session.FromContext(r.Context()); ok {

@@ -293,6 +293,8 @@ type signalView struct {
 	Cut                                                bool
 	AuthorName, AuthorHeadline                         string
 	SourceURL                                          string
+	// Href is the signal's page.
+	Href string
 }
 
 func newSignalView(s model.Signal) signalView {
@@ -304,7 +306,7 @@ func newSignalView(s model.Signal) signalView {
 		Snippet:       model.Cut(s.Text, model.ListSnippetChars),
 		Cut:           s.TextChars > model.ListSnippetChars,
 		AuthorName:    s.AuthorName, AuthorHeadline: s.AuthorHeadline,
-		SourceURL: model.SafeURL(s.SourceURL),
+		SourceURL: model.SafeURL(s.SourceURL), Href: SignalPath(s.ID),
 	}
 	if s.Country != "" {
 		v.CountryLabel = countryLabel(s.Country)

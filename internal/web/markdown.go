@@ -80,6 +80,7 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []b
 			b = append(append(append(b, "- Source: <"...), u...), ">\n"...)
 		}
 		b = append(appendMDText(append(b, "- ID: "...), sig.ID), '\n')
+		b = append(append(append(b, "- Page: <"...), s.absolute(v.Href)...), ">\n"...)
 		if v.Cut {
 			b = fmt.Appendf(b, "- Snippet: the first %d of %d characters.\n", model.ListSnippetChars, sig.TextChars)
 		}

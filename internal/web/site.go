@@ -29,6 +29,7 @@ import (
 type Store interface {
 	store.Site
 	ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
+	GetSignal(ctx context.Context, id string) (model.Signal, error)
 	Generation(ctx context.Context) (int64, error)
 }
 
@@ -104,6 +105,7 @@ func (s *Site) Routes() []Route {
 		{"/{$}", page(s.home)},
 		{"/hubs", page(s.hubList)},
 		{"/hubs/{slug}", page(s.hubPage)},
+		{SignalsPath, page(s.signalPage)},
 		{"/articles", page(s.articleList)},
 		{"/articles/{slug}", page(s.articlePage)},
 		{"/about", page(s.docPage)},

@@ -1,0 +1,27 @@
+// Copy buttons: a button with data-copy="ID" copies the text of the
+// element with that id. Without JavaScript (or a clipboard) the buttons
+// stay hidden and the text stays selectable.
+(function () {
+  "use strict";
+  function wire(root) {
+    if (!navigator.clipboard) return;
+    root.querySelectorAll("button[data-copy]").forEach(function (button) {
+      if (button.dataset.copyWired) return;
+      button.dataset.copyWired = "1";
+      var source = document.getElementById(button.dataset.copy);
+      if (!source) return;
+      var label = button.textContent;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.textContent).then(function () {
+          button.textContent = "Copied";
+          setTimeout(function () { button.textContent = label; }, 2000);
+        }, function () {
+          button.textContent = "Select and copy";
+        });
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { wire(document); });
+  document.addEventListener("htmx:afterSettle", function (e) { wire(e.target); });
+})();
