@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"signals/internal/auth"
 	"signals/internal/failure"
@@ -120,14 +121,14 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 		a.Problems.Write(w, r, err)
 		return
 	}
-	e, err := a.lists.Get(model.CanonicalQuery(q), gen, func() ([]byte, error) {
+	e, err := a.lists.Get(model.CanonicalQuery(q), gen, func() ([]byte, time.Time, error) {
 		resp, err := a.List(ctx, q)
 		if err != nil {
-			return nil, err
+			return nil, time.Time{}, err
 		}
 		b, err := json.Marshal(resp)
-		// As json.Encoder writes it.
-		return append(b, '\n'), err
+		// As json.Encoder writes it; a list sends no Last-Modified.
+		return append(b, '\n'), time.Time{}, err
 	})
 	if err != nil {
 		a.Problems.Write(w, r, err)

@@ -14,8 +14,9 @@ type Entry struct {
 	Body []byte
 	// ETag is a strong validator of Body.
 	ETag string
-	// LastModified is when this process first served Body (to the second),
-	// and moves forward whenever the body changes.
+	// LastModified is when the data in Body last changed, as its builder
+	// reported it (to the second): for a feed, its newest signal's time,
+	// so that every replica and every format of one feed agree on it.
 	LastModified time.Time
 	generation   int64
 
@@ -38,40 +39,28 @@ func (e *Entry) Gzipped() []byte {
 type Cache struct {
 	// Max bounds the number of entries (default 512).
 	Max int
-	// Now is the clock (default time.Now).
-	Now func() time.Time
 
 	mu      sync.Mutex
 	entries map[string]*Entry
 }
 
 // Get returns the entry of key rendered at generation gen, calling build
-// when there is none yet or the one kept is older.
-func (c *Cache) Get(key string, gen int64, build func() ([]byte, error)) (*Entry, error) {
+// when there is none yet or the one kept is older; build returns the
+// document and when its data last changed.
+func (c *Cache) Get(key string, gen int64, build func() ([]byte, time.Time, error)) (*Entry, error) {
 	c.mu.Lock()
 	old := c.entries[key]
 	c.mu.Unlock()
 	if old != nil && old.generation == gen {
 		return old, nil
 	}
-	body, err := build()
+	body, modified, err := build()
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(body)
-	e := &Entry{Body: body, ETag: `"` + hex.EncodeToString(sum[:16]) + `"`, generation: gen}
-	switch now := c.now().UTC().Truncate(time.Second); {
-	case old != nil && old.ETag == e.ETag:
-		// The data moved but not this document: its readers need not
-		// fetch it again.
-		e.LastModified = old.LastModified
-	case old != nil && !now.After(old.LastModified):
-		// A change within the second of the last one must still differ
-		// from it, or a conditional request could miss it.
-		e.LastModified = old.LastModified.Add(time.Second)
-	default:
-		e.LastModified = now
-	}
+	e := &Entry{Body: body, ETag: `"` + hex.EncodeToString(sum[:16]) + `"`, generation: gen,
+		LastModified: modified.UTC().Truncate(time.Second)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {
@@ -88,13 +77,6 @@ func (c *Cache) Get(key string, gen int64, build func() ([]byte, error)) (*Entry
 	}
 	c.entries[key] = e
 	return e, nil
-}
-
-func (c *Cache) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
 }
 
 func (c *Cache) max() int {

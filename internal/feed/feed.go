@@ -49,7 +49,13 @@ type Meta struct {
 	// SignalURL is the absolute URL of a signal's page, which items link
 	// to (their source link is given beside it).
 	SignalURL func(id string) string
+	// Icon is the absolute URL of the site's icon.
+	Icon string
 }
+
+// Language is the language of a feed's own words; items in another
+// language say so.
+const Language = "en"
 
 // Write renders signals (newest first) as the format.
 func Write(format string, m Meta, signals []model.Signal) ([]byte, error) {
@@ -67,11 +73,11 @@ func Write(format string, m Meta, signals []model.Signal) ([]byte, error) {
 // snippet is the text a feed item carries: the list snippet.
 func snippet(s model.Signal) string { return model.Cut(s.Text, model.ListSnippetChars) }
 
-// title names an item by what it is and who wrote it; it is plain text.
-func title(s model.Signal) string {
-	label := strings.ReplaceAll(s.Tag, "_", " ")
-	return strings.ToUpper(label[:1]) + label[1:] + " · " + s.AuthorName
-}
+// LastModified is when a feed of signals last changed, as its documents
+// say (Atom updated, RSS lastBuildDate): the newest collection time of
+// its items (publication time for one never collected), the same for the
+// three formats of one feed.
+func LastModified(signals []model.Signal) time.Time { return lastUpdated(signals) }
 
 // lastUpdated is when the newest change among the items happened, as far
 // as a reader can tell (the Unix epoch for an empty feed): it depends on
@@ -101,6 +107,9 @@ type jsonFeed struct {
 	HomePageURL string     `json:"home_page_url"`
 	FeedURL     string     `json:"feed_url"`
 	Description string     `json:"description"`
+	Icon        string     `json:"icon,omitempty"`
+	Favicon     string     `json:"favicon,omitempty"`
+	Language    string     `json:"language"`
 	Items       []jsonItem `json:"items"`
 }
 
@@ -137,7 +146,7 @@ type jsonExtension struct {
 
 func writeJSON(m Meta, signals []model.Signal) ([]byte, error) {
 	f := jsonFeed{Version: "https://jsonfeed.org/version/1.1", Title: m.Title, HomePageURL: m.HomeURL,
-		FeedURL: m.FeedURL, Description: m.Description, Items: make([]jsonItem, len(signals))}
+		FeedURL: m.FeedURL, Description: m.Description, Icon: m.Icon, Favicon: m.Icon, Language: Language, Items: make([]jsonItem, len(signals))}
 	for i, s := range signals {
 		ext := jsonExtension{Tag: s.Tag, Source: s.Source, Language: s.Language, AuthorHeadline: s.AuthorHeadline,
 			PublishedAtPrecision: s.PublishedAtPrecision, TextTruncated: s.TextChars > model.ListSnippetChars}
@@ -152,7 +161,7 @@ func writeJSON(m Meta, signals []model.Signal) ([]byte, error) {
 		if s.Language != "other" {
 			lang = s.Language
 		}
-		f.Items[i] = jsonItem{ID: s.ID, URL: m.SignalURL(s.ID), ExternalURL: model.SafeURL(s.SourceURL), Title: title(s), ContentText: snippet(s),
+		f.Items[i] = jsonItem{ID: s.ID, URL: m.SignalURL(s.ID), ExternalURL: model.SafeURL(s.SourceURL), Title: Title(s), ContentText: snippet(s),
 			DatePublished: s.PublishedAt.String(), DateModified: updated(s).Format(time.RFC3339Nano),
 			Authors: []jsonAuthor{{Name: s.AuthorName}}, Tags: []string{s.Tag}, Language: lang, Signal: ext}
 	}
@@ -177,9 +186,17 @@ type rssChannel struct {
 	Title         string    `xml:"title"`
 	Link          string    `xml:"link"`
 	Description   string    `xml:"description"`
+	Language      string    `xml:"language"`
+	Image         *rssImage `xml:"image"`
 	Self          atomLink  `xml:"atom:link"`
 	LastBuildDate string    `xml:"lastBuildDate"`
 	Items         []rssItem `xml:"item"`
+}
+
+type rssImage struct {
+	URL   string `xml:"url"`
+	Title string `xml:"title"`
+	Link  string `xml:"link"`
 }
 
 type rssGUID struct {
@@ -199,7 +216,7 @@ type rssItem struct {
 
 func writeRSS(m Meta, signals []model.Signal) ([]byte, error) {
 	doc := rss{Version: "2.0", Atom: "http://www.w3.org/2005/Atom", DC: "http://purl.org/dc/elements/1.1/",
-		Channel: rssChannel{Title: m.Title, Link: m.HomeURL, Description: m.Description,
+		Channel: rssChannel{Title: m.Title, Link: m.HomeURL, Description: m.Description, Language: Language,
 			Self:          atomLink{Href: m.FeedURL, Rel: "self", Type: "application/rss+xml"},
 			LastBuildDate: lastUpdated(signals).Format(time.RFC1123Z), Items: make([]rssItem, len(signals))}}
 	for i, s := range signals {
@@ -207,22 +224,28 @@ func writeRSS(m Meta, signals []model.Signal) ([]byte, error) {
 			// Readers take an RSS title as plain text but a description as
 			// HTML: the snippet is escaped once for HTML here and once
 			// more for XML by the encoder, so it reads as the text it is.
-			Title: title(s), Link: m.SignalURL(s.ID), Description: rssDescription(s),
+			Title: Title(s), Link: m.SignalURL(s.ID), Description: rssDescription(s),
 			Creator: s.AuthorName, Category: s.Tag,
 			GUID:    rssGUID{IsPermaLink: "false", Value: s.ID},
 			PubDate: s.PublishedAt.Time().Format(time.RFC1123Z),
 		}
+	}
+	if m.Icon != "" {
+		doc.Channel.Image = &rssImage{URL: m.Icon, Title: m.Title, Link: m.HomeURL}
 	}
 	return marshalXML(doc)
 }
 
 type atomFeed struct {
 	XMLName  xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	Lang     string      `xml:"xml:lang,attr"`
 	Title    atomText    `xml:"title"`
 	Subtitle atomText    `xml:"subtitle"`
 	ID       string      `xml:"id"`
 	Updated  string      `xml:"updated"`
 	Links    []atomLink  `xml:"link"`
+	Icon     string      `xml:"icon,omitempty"`
+	Logo     string      `xml:"logo,omitempty"`
 	Entries  []atomEntry `xml:"entry"`
 }
 
@@ -246,6 +269,7 @@ type atomCategory struct {
 }
 
 type atomEntry struct {
+	Lang      string       `xml:"xml:lang,attr,omitempty"`
 	Title     atomText     `xml:"title"`
 	ID        string       `xml:"id"`
 	Links     []atomLink   `xml:"link"`
@@ -257,16 +281,16 @@ type atomEntry struct {
 }
 
 func writeAtom(m Meta, signals []model.Signal) ([]byte, error) {
-	doc := atomFeed{Title: atomText{"text", m.Title}, Subtitle: atomText{"text", m.Description},
+	doc := atomFeed{Lang: Language, Icon: m.Icon, Logo: m.Icon, Title: atomText{"text", m.Title}, Subtitle: atomText{"text", m.Description},
 		ID: m.FeedURL, Updated: lastUpdated(signals).Format(time.RFC3339Nano),
 		Links: []atomLink{{Href: m.FeedURL, Rel: "self", Type: "application/atom+xml"},
 			{Href: m.HomeURL, Rel: "alternate", Type: "text/html"}},
 		Entries: make([]atomEntry, len(signals))}
 	for i, s := range signals {
-		doc.Entries[i] = atomEntry{
+		doc.Entries[i] = atomEntry{Lang: entryLang(s),
 			// Plain-text constructs: readers show them as text, never as
 			// markup.
-			Title: atomText{"text", title(s)}, ID: EntryID(m.FeedURL, s.ID),
+			Title: atomText{"text", Title(s)}, ID: EntryID(m.FeedURL, s.ID),
 			Links:     entryLinks(m, s),
 			Published: s.PublishedAt.String(), Updated: updated(s).Format(time.RFC3339Nano),
 			Author: atomPerson{Name: s.AuthorName}, Category: atomCategory{Term: s.Tag},
@@ -286,14 +310,39 @@ func entryLinks(m Meta, s model.Signal) []atomLink {
 	return links
 }
 
-// rssDescription is an RSS item's description, which readers take as
-// HTML: the snippet, escaped, then its source link.
-func rssDescription(s model.Signal) string {
-	d := html.EscapeString(snippet(s))
-	if u := model.SafeURL(s.SourceURL); u != "" {
-		d += `<p><a href="` + html.EscapeString(u) + `">Source</a></p>`
+// entryLang is the language of an entry in a language other than the
+// feed's, or "".
+func entryLang(s model.Signal) string {
+	if s.Language == Language || s.Language == "other" {
+		return ""
 	}
-	return d
+	return s.Language
+}
+
+// rssDescription is an RSS item's description, which readers take as
+// HTML: the snippet in paragraphs (a blank line parts them, a single line
+// break stays one), each line escaped, then its source link.
+func rssDescription(s model.Signal) string {
+	var b strings.Builder
+	text := strings.ReplaceAll(snippet(s), "\r", "")
+	if s.TextChars > model.ListSnippetChars {
+		text += "…"
+	}
+	for para := range strings.SplitSeq(text, "\n\n") {
+		var lines []string
+		for line := range strings.SplitSeq(para, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				lines = append(lines, html.EscapeString(line))
+			}
+		}
+		if len(lines) > 0 {
+			b.WriteString("<p>" + strings.Join(lines, "<br>") + "</p>")
+		}
+	}
+	if u := model.SafeURL(s.SourceURL); u != "" {
+		b.WriteString(`<p><a href="` + html.EscapeString(u) + `">Source</a></p>`)
+	}
+	return b.String()
 }
 
 // EntryID is the permanent IRI of a signal in an Atom feed: a tag URI

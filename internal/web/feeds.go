@@ -6,6 +6,8 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
+	"time"
 
 	"signals/internal/api"
 	"signals/internal/failure"
@@ -26,7 +28,7 @@ func (s *Site) feed(format string) http.HandlerFunc {
 		var (
 			q    model.ListQuery
 			meta = feed.Meta{Title: "Signals", Description: "Curated AI signals from public posts, newest first.", HomeURL: s.base + "/",
-				SignalURL: func(id string) string { return s.base + SignalPath(id) }}
+				SignalURL: func(id string) string { return s.base + SignalPath(id) }, Icon: s.base + s.assets.URL("favicon.svg")}
 			path = r.URL.Path
 			err  error
 		)
@@ -60,6 +62,7 @@ func (s *Site) feed(format string) http.HandlerFunc {
 				s.cfg.Problems.Write(w, r, err)
 				return
 			}
+			meta.Title = feedTitle(q)
 		}
 		q.Page, q.PageSize = 1, feed.MaxItems
 		filter := model.CanonicalQuery(model.ListQuery{Filter: q.Filter, Q: q.Q})
@@ -73,12 +76,13 @@ func (s *Site) feed(format string) http.HandlerFunc {
 			s.cfg.Problems.Write(w, r, err)
 			return
 		}
-		entry, err := s.feeds.Get(format+" "+meta.FeedURL+" "+meta.Title+" "+meta.Description, gen, func() ([]byte, error) {
+		entry, err := s.feeds.Get(format+" "+meta.FeedURL+" "+meta.Title+" "+meta.Description, gen, func() ([]byte, time.Time, error) {
 			signals, _, err := s.cfg.Store.ListSignals(ctx, q)
 			if err != nil {
-				return nil, fmt.Errorf("web: feed: %w", err)
+				return nil, time.Time{}, fmt.Errorf("web: feed: %w", err)
 			}
-			return feed.Write(format, meta, signals)
+			body, err := feed.Write(format, meta, signals)
+			return body, feed.LastModified(signals), err
 		})
 		if err != nil {
 			s.cfg.Problems.Write(w, r, err)
@@ -89,4 +93,34 @@ func (s *Site) feed(format string) http.HandlerFunc {
 		h.Set("ETag", entry.ETag)
 		http.ServeContent(w, r, "", entry.LastModified, bytes.NewReader(entry.Body))
 	}
+}
+
+// feedTitle names the public feed by its filter: "Signals" alone, or
+// "Signals: Funding, Job · France".
+func feedTitle(q model.ListQuery) string {
+	var parts []string
+	names := func(values []string, name func(string) string) {
+		if len(values) == 0 {
+			return
+		}
+		out := make([]string, len(values))
+		for i, v := range values {
+			out[i] = name(v)
+		}
+		parts = append(parts, strings.Join(out, ", "))
+	}
+	names(q.Tags, func(v string) string { return label(tagLabels, v) })
+	names(q.Sources, func(v string) string { return label(sourceLabels, v) })
+	names(q.Languages, func(v string) string { return label(languageLabels, v) })
+	names(q.Countries, countryLabel)
+	if q.Q != "" {
+		parts = append(parts, "“"+q.Q+"”")
+	}
+	if q.ObservedAfter != nil {
+		parts = append(parts, "collected after "+q.ObservedAfter.String())
+	}
+	if len(parts) == 0 {
+		return "Signals"
+	}
+	return "Signals: " + strings.Join(parts, " · ")
 }

@@ -9,9 +9,11 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"signals/internal/api"
 	"signals/internal/failure"
+	"signals/internal/feed"
 	"signals/internal/model"
 	"signals/internal/store"
 )
@@ -141,12 +143,12 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		if l.hub != nil {
 			key += " " + l.hub.Title + " " + l.hub.Description
 		}
-		entry, err := s.feeds.Get(key, gen, func() ([]byte, error) {
+		entry, err := s.feeds.Get(key, gen, func() ([]byte, time.Time, error) {
 			signals, more, err := s.cfg.Store.ListSignals(ctx, l.query)
 			if err != nil {
-				return nil, err
+				return nil, time.Time{}, err
 			}
-			return s.listingMarkdown(l, signals, more), nil
+			return s.listingMarkdown(l, signals, more), feed.LastModified(signals), nil
 		})
 		if err != nil {
 			s.Error(w, r, err)
@@ -182,6 +184,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		}
 	} else {
 		fv.Fixed = strings.Join(filterSummary(l.query), "; ")
+		fv.Feeds = alternates
 		fv.Browse = "/?" + model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
 	}
 	for _, sig := range signals {
@@ -237,9 +240,11 @@ type feedView struct {
 	// Fixed describes a hub's filter; Browse opens it on the public feed.
 	Fixed, Browse string
 	Status        string
-	Signals       []signalView
-	Prev, Next    string
-	Page          int
+	// Feeds are a hub's feeds, shown under its title.
+	Feeds      []link
+	Signals    []signalView
+	Prev, Next string
+	Page       int
 }
 
 // option is one choice of the filter form.

@@ -11,6 +11,8 @@ import (
 // card is one entry of a list page.
 type card struct {
 	Href, Title, Meta, Text string
+	// Feeds are the card's feeds (a hub's).
+	Feeds []link
 }
 
 // cardsView is the content of a list page.
@@ -40,7 +42,7 @@ func (s *Site) hubList(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Cards = append(v.Cards, card{Href: "/hubs/" + h.Slug, Title: h.Title, Text: h.Description,
-			Meta: "Shows " + strings.Join(filterSummary(q), "; ")})
+			Meta: "Shows " + strings.Join(filterSummary(q), "; "), Feeds: feedLinks("/hubs/" + h.Slug)})
 	}
 	s.writeCards(w, r, format, "/hubs", v)
 }
@@ -83,6 +85,17 @@ func (s *Site) writeCards(w http.ResponseWriter, r *http.Request, format, path s
 			}
 			if c.Text != "" {
 				fmt.Fprintf(&b, "%s\n", mdText(c.Text))
+			}
+			for i, f := range c.Feeds {
+				if i == 0 {
+					b.WriteString("\nFeeds: ")
+				} else {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "[%s](%s)", f.Title, s.absolute(f.Href))
+				if i == len(c.Feeds)-1 {
+					b.WriteString("\n")
+				}
 			}
 		}
 		writeMarkdown(w, r, http.StatusOK, []byte(b.String()))
