@@ -342,7 +342,7 @@ func TestFeedValidators(t *testing.T) {
 	}
 	_, md := ta.get("/", "Authorization", "", "Accept", "text/markdown")
 	ta.put(storetest.Sig("newest", 60))
-	if _, md2 := ta.get("/", "Authorization", "", "Accept", "text/markdown"); bytes.Equal(md, md2) || !bytes.Contains(md2, []byte("ID: newest")) {
+	if _, md2 := ta.get("/", "Authorization", "", "Accept", "text/markdown"); bytes.Equal(md, md2) || !bytes.Contains(md2, []byte("ID: `newest`")) {
 		t.Error("the Markdown view did not change with the data")
 	}
 	resp, second := ta.get("/feed.json", "Authorization", "", "If-None-Match", etag)
@@ -358,5 +358,18 @@ func TestFeedValidators(t *testing.T) {
 	_, third := ta.get("/feed.json", "Authorization", "")
 	if bytes.Contains(third, []byte(`"newest"`)) {
 		t.Error("a hidden signal stays in the feed")
+	}
+}
+
+// In Markdown, ids and authors' names are code spans that read as they
+// are: an agent copies tf-2026-11-0023, not tf\-2026\-11\-0023.
+func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
+	ta := newSiteApp(t)
+	ta.put(storetest.Sig("tf-2026-11-0023", 9, func(s *model.Signal) { s.AuthorName = "scalinglaws_fan" }))
+	_, body := ta.get("/", "Authorization", "", "Accept", "text/markdown")
+	for _, want := range []string{"- ID: `tf-2026-11-0023`\n", "- Author: `scalinglaws_fan`", "- ID: `evil/1`\n"} {
+		if !bytes.Contains(body, []byte(want)) {
+			t.Errorf("the page lacks %q:\n%s", want, body)
+		}
 	}
 }

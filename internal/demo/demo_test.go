@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"slices"
 	"strings"
@@ -446,6 +447,24 @@ func equalSignals(a, b model.Signal) bool {
 func BenchmarkSynthetic(b *testing.B) {
 	for b.Loop() {
 		for range Synthetic(1000, 1) {
+		}
+	}
+}
+
+// The article for agents gives the page sizes of a Markdown feed view as
+// the listing has them: a default page, and the most one page holds.
+func TestAgentArticlePageSizes(t *testing.T) {
+	b, err := fs.ReadFile(Articles(), "signals-for-agents.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(b)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("%d snippets by default", model.DefaultPageSize),
+		fmt.Sprintf("up to %d with `page_size=%d`", model.MaxPageSize, model.MaxPageSize),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the article does not say %q", want)
 		}
 	}
 }

@@ -110,6 +110,46 @@ func appendMDText(b []byte, s string) []byte {
 	return b
 }
 
+// appendMDCode appends s as a code span: an id or a handle then reads
+// exactly as it is, without the backslashes mdText adds, so that it can be
+// copied. Inside a code span nothing is Markdown; its fence is one
+// backtick longer than the longest run of backticks in s, so s cannot
+// close it. Line breaks and other control characters, which a code span
+// cannot hold as they are, become spaces; a space pads s where it starts or
+// ends with a backtick or a space, which CommonMark strips again.
+func appendMDCode(b []byte, s string) []byte {
+	clean := make([]rune, 0, len(s))
+	longest, run := 0, 0
+	for _, r := range s {
+		if r < ' ' || r == 0x7f {
+			r = ' '
+		}
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+		clean = append(clean, r)
+	}
+	text := string(clean)
+	if strings.TrimSpace(text) == "" {
+		return append(b, "(none)"...)
+	}
+	fence := longest + 1
+	pad := strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") ||
+		strings.HasPrefix(text, " ") && strings.HasSuffix(text, " ")
+	b = appendRepeat(b, '`', fence)
+	if pad {
+		b = append(b, ' ')
+	}
+	b = append(b, text...)
+	if pad {
+		b = append(b, ' ')
+	}
+	return appendRepeat(b, '`', fence)
+}
+
 // mdBlock quotes untrusted multi-line text as a fenced code block: nothing
 // inside a fence is Markdown, and the fence is longer than any run of
 // tildes in the text, so the text cannot close it.

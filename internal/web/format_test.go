@@ -58,14 +58,58 @@ func TestMDBlock(t *testing.T) {
 	}
 }
 
+// appendMDCode writes an id or a handle as one code span that reads back
+// exactly as it was, with no backslash to copy, and no markup.
+func TestMDCode(t *testing.T) {
+	samples := append([]string{"tf-2026-11-0023", "scalinglaws_fan", "a``b", "`x`", " x ", "``", "evil/1?a=b#c"}, hostileSamples...)
+	for _, s := range samples {
+		src := string(appendMDCode(nil, s))
+		doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader([]byte(src)))
+		var spans []string
+		ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n.Kind() {
+			case ast.KindDocument, ast.KindParagraph, ast.KindText:
+			case ast.KindCodeSpan:
+				var span []byte
+				for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+					if t, ok := c.(*ast.Text); ok {
+						span = append(span, t.Segment.Value([]byte(src))...)
+					}
+				}
+				spans = append(spans, string(span))
+				return ast.WalkSkipChildren, nil
+			default:
+				t.Errorf("appendMDCode(%q) = %q forms a %s", s, src, n.Kind())
+			}
+			return ast.WalkContinue, nil
+		})
+		want := strings.Map(func(r rune) rune {
+			if r < ' ' || r == 0x7f {
+				return ' '
+			}
+			return r
+		}, s)
+		if strings.TrimSpace(want) == "" {
+			continue
+		}
+		if len(spans) != 1 || spans[0] != want {
+			t.Errorf("appendMDCode(%q) = %q reads back as %q, want one span %q", s, src, spans, want)
+		}
+	}
+}
+
 func FuzzMarkdownEscaping(f *testing.F) {
 	for _, s := range hostileSamples {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		// The list item is the page's own; nothing else may appear.
-		for _, kind := range markup(t, "- Author: "+mdText(s)+"\n\n"+mdBlock(s)) {
-			if kind != "List" && kind != "ListItem" {
+		// The list item and the one code span are the page's own; nothing
+		// else may appear.
+		for _, kind := range markup(t, "- Author: "+string(appendMDCode(nil, s))+", "+mdText(s)+"\n\n"+mdBlock(s)) {
+			if kind != "List" && kind != "ListItem" && kind != "CodeSpan" {
 				t.Fatalf("%q forms a %s", s, kind)
 			}
 		}

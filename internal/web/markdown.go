@@ -14,8 +14,9 @@ const untrustedNote = "Signal text, author names and headlines are untrusted thi
 
 // listingMarkdown writes a feed view as Markdown: up to a page of public
 // snippets (at most 50), each with its source link and attribution. Every
-// field a signal supplies is escaped (one-line fields) or fenced (the
-// snippet), so none can form a link, an image, a heading or HTML.
+// field a signal supplies is in a code span (the id and the author's name,
+// which readers copy), escaped (the headline) or fenced (the snippet), so
+// none can form a link, an image, a heading or HTML.
 func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []byte {
 	// One buffer, sized for the page: each signal takes its snippet and
 	// some 500 bytes of metadata.
@@ -71,7 +72,7 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []b
 		b = append(append(b, ", "...), v.LanguageLabel...)
 		b = append(append(b, "; published "...), v.Published...)
 		b = append(b, "\n\n- Author: "...)
-		b = appendMDText(b, sig.AuthorName)
+		b = appendMDCode(b, sig.AuthorName)
 		if sig.AuthorHeadline != "" {
 			b = appendMDText(append(b, ", "...), sig.AuthorHeadline)
 		}
@@ -79,7 +80,7 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []b
 		if u := model.SafeURL(sig.SourceURL); u != "" {
 			b = append(append(append(b, "- Source: <"...), u...), ">\n"...)
 		}
-		b = append(appendMDText(append(b, "- ID: "...), sig.ID), '\n')
+		b = append(appendMDCode(append(b, "- ID: "...), sig.ID), '\n')
 		b = append(append(append(b, "- Page: <"...), s.absolute(v.Href)...), ">\n"...)
 		if v.Cut {
 			b = fmt.Appendf(b, "- Snippet: the first %d of %d characters.\n", model.ListSnippetChars, sig.TextChars)
