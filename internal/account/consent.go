@@ -44,7 +44,9 @@ func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c Consent) {
 		p.fail(w, r, "This app's request is not valid", invalid("redirect_uri", "The redirect URI is not valid."))
 		return
 	}
-	v := view{Title: "Allow " + c.ClientName + "?", Consent: &consentView{Consent: c, RedirectHost: u.Host}}
+	// The title cannot hold <bdi>: first-strong and pop directional
+	// isolates (U+2068, U+2069) keep the name's bidi controls inside it.
+	v := view{Title: "Allow \u2068" + c.ClientName + "\u2069?", Consent: &consentView{Consent: c, RedirectHost: u.Host}}
 	if cspSource(u.Host) {
 		v.formAction = u.Scheme + "://" + u.Host
 	}

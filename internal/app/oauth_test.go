@@ -358,6 +358,31 @@ func TestOAuthScopes(t *testing.T) {
 	}
 }
 
+// A client's name is isolated on the consent page: bidi controls in it
+// cannot reorder the heading around it.
+func TestOAuthConsentIsolatesClientName(t *testing.T) {
+	ta := newTestApp(t)
+	name := "\u202Eelgoog\u2066"
+	client := register(t, ta.srv.URL, name)
+	b := signedInBrowser(t, ta)
+	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
+		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
+		"scope": {"signals:read"}, "state": {"x"}}
+	resp, body := b.get("/oauth/authorize?" + q.Encode())
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+	for _, want := range []string{
+		"<title>Allow \u2068" + name + "\u2069? · Signals</title>",
+		"<h1>Allow <bdi>" + name + "</bdi> to use Signals?</h1>",
+		"<strong><bdi>" + name + "</bdi></strong> asks",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the consent page lacks %q", want)
+		}
+	}
+}
+
 func TestOAuthAuthorizeRefusals(t *testing.T) {
 	ta := newTestApp(t)
 	client := register(t, ta.srv.URL, "C")

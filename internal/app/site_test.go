@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -370,6 +371,79 @@ func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
 	for _, want := range []string{"- ID: `tf-2026-11-0023`\n", "- Author: `scalinglaws_fan`", "- ID: `evil/1`\n"} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("the page lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// Every public page has a description, a canonical link from the base URL
+// and Open Graph tags; no page uses attributes HTML does not have (htmx
+// reads its data-hx-* forms).
+func TestSiteHTMLMetadata(t *testing.T) {
+	ta := newSiteApp(t)
+	base := ta.cfg.BaseURL
+	for _, tt := range []struct{ path, canonical string }{
+		{"/", base + "/"},
+		{"/?tags=job&page=1", base + "/?tags=job"},
+		{"/hubs", base + "/hubs"},
+		{"/hubs/jobs", base + "/hubs/jobs"},
+		{"/articles", base + "/articles"},
+		{"/articles/hello", base + "/articles/hello"},
+		{"/about", base + "/about"},
+		{"/contact", base + "/contact"},
+		{"/developers", base + "/developers"},
+		{"/developers/api", base + "/developers/api"},
+		{"/developers/mcp", base + "/developers/mcp"},
+		{"/developers/errors", base + "/developers/errors"},
+	} {
+		_, body := ta.get(tt.path, "Authorization", "")
+		page := string(body)
+		canonical := strings.ReplaceAll(tt.canonical, "&", "&amp;")
+		for _, want := range []string{
+			`<link rel="canonical" href="` + canonical + `">`,
+			`<meta property="og:url" content="` + canonical + `">`,
+			`<meta property="og:site_name" content="Signals">`,
+			`<meta property="og:type" content="`,
+			`<meta property="og:title" content="`,
+			`<meta property="og:description" content="`,
+			`<meta name="description" content="`,
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: no %s", tt.path, want)
+			}
+		}
+		if strings.Contains(page, `<meta name="description" content="">`) {
+			t.Errorf("%s: an empty description", tt.path)
+		}
+		if m := regexp.MustCompile(`\shx-[a-z-]+=`).FindString(page); m != "" {
+			t.Errorf("%s: the attribute %q is not HTML; htmx reads data-hx-*", tt.path, m)
+		}
+	}
+}
+
+// Signal text reaches a page without the characters HTML cannot hold, each
+// field a signal supplies is isolated from the page's direction, and a
+// snippet says its language.
+func TestSiteHTMLSignalText(t *testing.T) {
+	ta := newSiteApp(t)
+	ta.put(storetest.Sig("bidi", 9, func(s *model.Signal) {
+		s.Text = "bell\a vt\v nul del\x7f c1\u0085 nonchar\ufffe \u202Ereversed\u202C and \u2066isolate"
+		s.AuthorName, s.AuthorHeadline = "\u202Enimda", "head\x01line"
+		s.Language = "en"
+	}))
+	_, body := ta.get("/", "Authorization", "")
+	page := string(body)
+	for _, bad := range []string{"\a", "\v", "\x7f", "\u0085", "\ufffe", "\x01"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+	for _, want := range []string{
+		`<p class="snippet" dir="auto" lang="en">bell vt nul del c1 nonchar ` + "\u202Ereversed",
+		`<strong><bdi>` + "\u202Enimda" + `</bdi></strong> · <bdi>headline</bdi>`,
+		`<p class="snippet" dir="auto" lang="fr">Signal plain-2`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q:\n%s", want, regexp.MustCompile(`<p class="snippet".*`).FindAllString(page, -1))
 		}
 	}
 }

@@ -45,6 +45,11 @@ type doc struct {
 	section  string
 	markdown []byte
 	html     template.HTML
+	// description is the page's summary for search engines and link
+	// previews: an article's summary, else the first paragraph.
+	description string
+	// article marks an article (Open Graph type "article").
+	article bool
 }
 
 // loadDocs renders the fixed pages once.
@@ -85,7 +90,8 @@ func (s *Site) newDoc(md goldmark.Markdown, text string) (*doc, error) {
 		return nil, err
 	}
 	abs := strings.ReplaceAll(text, "](/", "]("+s.base+"/")
-	return &doc{title: titleOf(text), markdown: []byte(stripAttributes(abs)), html: template.HTML(body.String())}, nil
+	return &doc{title: titleOf(text), description: descriptionOf(text), markdown: []byte(stripAttributes(abs)),
+		html: template.HTML(body.String())}, nil
 }
 
 // Paths lists the paths of the fixed documents.
@@ -139,7 +145,11 @@ func (s *Site) writeDoc(w http.ResponseWriter, r *http.Request, format string, d
 		writeMarkdown(w, r, http.StatusOK, d.markdown)
 		return
 	}
-	body, err := s.render(r, "doc", view{Title: d.title, Section: d.section, Content: docView{Body: d.html}})
+	v := view{Title: d.title, Description: d.description, Section: d.section, Content: docView{Body: d.html}}
+	if d.article {
+		v.OGType = "article"
+	}
+	body, err := s.render(r, "doc", v)
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -164,8 +174,13 @@ func (s *Site) articleDoc(a model.Article, path string) (*doc, error) {
 		return nil, fmt.Errorf("web: article %s: %w", a.Slug, err)
 	}
 	d.title, d.section = a.Title, "/articles"
+	if a.Summary != "" {
+		d.description = a.Summary
+	}
 	if model.IsPageSlug(a.Slug) {
 		d.section = path
+	} else {
+		d.article = true
 	}
 	return d, nil
 }
@@ -214,6 +229,53 @@ func titleOf(markdown string) string {
 		}
 	}
 	return "Signals"
+}
+
+// maxDescription bounds a page's description, about what search engines
+// show of one.
+const maxDescription = 200
+
+// markdownLink matches an inline link, whose text alone a description keeps.
+var markdownLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+
+// blockStart matches the start of a Markdown block other than a paragraph.
+var blockStart = regexp.MustCompile("^([-*+] |[0-9]+[.)] |[|><]|```|~~~)")
+
+// descriptionOf is the first paragraph of a Markdown page after its
+// heading, as plain words, cut at a word past maxDescription characters;
+// "" when it has none.
+func descriptionOf(markdown string) string {
+	var para []string
+	for line := range strings.SplitSeq(markdown, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "" && len(para) > 0:
+			return plainDescription(strings.Join(para, " "))
+		case t == "", strings.HasPrefix(t, "#"), strings.HasPrefix(t, "*Published"):
+		case len(para) == 0 && blockStart.MatchString(t):
+			// A list, table, quote, fence or HTML is not a summary.
+		default:
+			para = append(para, t)
+		}
+	}
+	return plainDescription(strings.Join(para, " "))
+}
+
+func plainDescription(s string) string {
+	s = markdownLink.ReplaceAllString(s, "$1")
+	s = strings.NewReplacer("`", "", "**", "", "*", "", "\\", "").Replace(s)
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) <= maxDescription {
+		if t, ok := strings.CutSuffix(s, ":"); ok { // a paragraph that leads to a list
+			s = t + "."
+		}
+		return s
+	}
+	cut := string([]rune(s)[:maxDescription])
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, ",;:") + "…"
 }
 
 // headingAttributes matches the {#id} of a heading, which only the HTML

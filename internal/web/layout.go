@@ -47,8 +47,19 @@ type view struct {
 	Icon   string
 	// NoIndex keeps a personal page out of search engines.
 	NoIndex bool
+	// Canonical is the page's absolute address, named by the canonical
+	// link and Open Graph; render fills it in from the base URL and the
+	// request's path for a public page that sets none. Error and personal
+	// pages have none.
+	Canonical string
+	// OGType is the Open Graph type: "website" unless set ("article").
+	OGType  string
 	Content any
 }
+
+// siteDescription describes a page that has no description of its own.
+const siteDescription = "Curated AI signals — jobs, funding, launches, feedback, physical AI and events — " +
+	"collected from public posts and reviewed, with feeds, an HTTP API and an MCP server."
 
 // sections is the main navigation, in order.
 var sections = []link{
@@ -125,6 +136,15 @@ func (s *Site) render(r *http.Request, name string, v view) ([]byte, error) {
 	}
 	if v.Alternates == nil {
 		v.Alternates = feedLinks("")
+	}
+	if v.Description == "" {
+		v.Description = siteDescription
+	}
+	if v.Canonical == "" && !v.NoIndex && name != "error" {
+		v.Canonical = s.base + r.URL.EscapedPath()
+	}
+	if v.OGType == "" {
+		v.OGType = "website"
 	}
 	var buf bytes.Buffer
 	if err := s.layouts[name].ExecuteTemplate(&buf, "layout", v); err != nil {

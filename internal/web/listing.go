@@ -199,7 +199,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		section = "/hubs"
 	}
 	body, err := s.render(r, "feed", view{Title: title, Description: l.lede, Section: section,
-		Alternates: alternates, Content: fv})
+		Alternates: alternates, Canonical: s.absolute(pageURL(l, l.query.Page)), Content: fv})
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -290,14 +290,20 @@ func newFormView(q model.ListQuery, countries []string) *formView {
 }
 
 // signalView is one signal as a page shows it; html/template escapes every
-// field, so nothing a signal says becomes markup.
+// field, so nothing a signal says becomes markup, and newSignalView has
+// dropped the characters a page cannot hold (pageText). The template
+// isolates each field a signal supplies (dir="auto", <bdi>), so that bidi
+// controls in it cannot reorder the page around it.
 type signalView struct {
 	TagLabel, SourceLabel, CountryLabel, LanguageLabel string
-	Published, PublishedISO                            string
-	Snippet                                            string
-	Cut                                                bool
-	AuthorName, AuthorHeadline                         string
-	SourceURL                                          string
+	// Lang is the snippet's language tag when the signal's language is
+	// one a tag names (en, fr); "" for other languages.
+	Lang                       string
+	Published, PublishedISO    string
+	Snippet                    string
+	Cut                        bool
+	AuthorName, AuthorHeadline string
+	SourceURL                  string
 	// Href is the signal's page.
 	Href string
 }
@@ -308,13 +314,16 @@ func newSignalView(s model.Signal) signalView {
 		LanguageLabel: label(languageLabels, s.Language),
 		Published:     publishedLabel(s.PublishedAt, s.PublishedAtPrecision),
 		PublishedISO:  publishedISO(s.PublishedAt, s.PublishedAtPrecision),
-		Snippet:       model.Cut(s.Text, model.ListSnippetChars),
+		Snippet:       pageText(model.Cut(s.Text, model.ListSnippetChars)),
 		Cut:           s.TextChars > model.ListSnippetChars,
-		AuthorName:    s.AuthorName, AuthorHeadline: s.AuthorHeadline,
+		AuthorName:    pageText(s.AuthorName), AuthorHeadline: pageText(s.AuthorHeadline),
 		SourceURL: model.SafeURL(s.SourceURL), Href: SignalPath(s.ID),
 	}
 	if s.Country != "" {
 		v.CountryLabel = countryLabel(s.Country)
+	}
+	if s.Language == "en" || s.Language == "fr" {
+		v.Lang = s.Language
 	}
 	return v
 }
