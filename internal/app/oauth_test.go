@@ -422,6 +422,12 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 			if resp.Header.Get("Location") != "" {
 				t.Errorf("redirects to %s", resp.Header.Get("Location"))
 			}
+			// A wrong value is an invalid parameter, as on every refusal
+			// of this page; only an absent one is missing.
+			if tc.param == "resource" && tc.value != nil &&
+				(!strings.Contains(body, "code <code>invalid_parameter</code>") || strings.Contains(body, "missing_parameter")) {
+				t.Errorf("a wrong resource is not called invalid_parameter:\n%s", body)
+			}
 		})
 	}
 	// Deny goes back with access_denied and the state.

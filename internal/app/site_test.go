@@ -447,3 +447,96 @@ func TestSiteHTMLSignalText(t *testing.T) {
 		}
 	}
 }
+
+// A wrong address is a page for people: a sentence that shows the path
+// escaped, and links back to the site and its feeds.
+func TestSiteNotFoundPage(t *testing.T) {
+	ta := newSiteApp(t)
+	resp, body := ta.get("/nothing%3Cb%3E%E2%80%AE", "Authorization", "")
+	page := string(body)
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("%d", resp.StatusCode)
+	}
+	main := page[strings.Index(page, "<main"):strings.Index(page, "</main>")]
+	for _, want := range []string{
+		"<h1>Page not found</h1>",
+		`<p class="lede">There is no page at /nothing%3Cb%3E%E2%80%AE.</p>`,
+		`<a href="/">home page</a>`, `<a href="/feed.atom">Atom</a>`, `<a href="/developers">`,
+		"code <code>not_found</code>",
+	} {
+		if !strings.Contains(main, want) {
+			t.Errorf("the page lacks %q:\n%s", want, main)
+		}
+	}
+	if strings.Contains(page, "nothing at") {
+		t.Error("the page still reads like an API message")
+	}
+	_, md := ta.get("/nothing", "Authorization", "", "Accept", "text/markdown")
+	if !bytes.Contains(md, []byte("[JSON Feed]("+ta.cfg.BaseURL+"/feed.json)")) {
+		t.Errorf("the Markdown page does not link the feeds:\n%s", md)
+	}
+}
+
+// A filter that does not validate shows the feed's filter form again, with
+// what was sent and the error next to its field.
+func TestSiteBadFilterForm(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, tt := range []struct{ name, path, errorID string }{
+		{"language", "/?tags=job&language=de&q=robots", "f-language-error"},
+		{"tag", "/?tags=job,nope", "f-tags-error"},
+		{"no field", "/?tags=job&page_size=99", "f-error"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := ta.get(tt.path, "Authorization", "")
+			page := string(body)
+			if resp.StatusCode != http.StatusBadRequest {
+				t.Fatalf("%d", resp.StatusCode)
+			}
+			for _, want := range []string{
+				`<form class="filters"`,
+				`<input type="checkbox" name="tags" value="job" checked>`,
+				`id="` + tt.errorID + `" class="error" role="alert">`,
+				"<code>invalid_parameter</code>",
+			} {
+				if !strings.Contains(page, want) {
+					t.Errorf("the page lacks %q", want)
+				}
+			}
+			if strings.Contains(page, "No public signal matches") {
+				t.Error("the page says no signal matches, though nothing was looked for")
+			}
+		})
+	}
+	_, body := ta.get("/?tags=job&language=de&q=robots", "Authorization", "")
+	for _, want := range []string{`aria-describedby="f-language-error"`, `value="robots"`} {
+		if !bytes.Contains(body, []byte(want)) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+// A page past the end says so and leads to the last page that has
+// signals, not to a newer page as empty.
+func TestSitePastTheEnd(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, tt := range []struct{ path, want, back string }{
+		{"/?page=999", "Go to the first page", `href="/"`},
+		{"/?page_size=1&page=999", "Go to the last page, 3", `href="/?page_size=1&amp;page=3"`},
+		{"/?tags=events&page=2", "it has no signals", `href="/?tags=events"`},
+	} {
+		_, body := ta.get(tt.path, "Authorization", "")
+		page := string(body)
+		for _, want := range []string{"is past the end of this feed", tt.want, tt.back} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: the page lacks %q", tt.path, want)
+			}
+		}
+		if strings.Contains(page, `rel="prev"`) || strings.Contains(page, "No public signal matches") {
+			t.Errorf("%s: the page leads to a newer page or says nothing matches", tt.path)
+		}
+	}
+	_, md := ta.get("/?page_size=1&page=999", "Authorization", "", "Accept", "text/markdown")
+	if !bytes.Contains(md, []byte("Page 999 is past the end; the last page with signals is 3: <"+ta.cfg.BaseURL+"/?page_size=1&page=3>")) {
+		t.Errorf("Markdown:\n%s", md)
+	}
+}

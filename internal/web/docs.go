@@ -202,7 +202,7 @@ func (s *Site) articlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := s.cfg.Store.Article(r.Context(), slug)
 	if errors.Is(err, store.ErrNotFound) {
-		s.Error(w, r, failure.NotFound("no article at "+r.URL.Path+"; the articles are listed at "+s.base+"/articles"))
+		s.Error(w, r, failure.NotFound("There is no article at "+r.URL.EscapedPath()+"."))
 		return
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"signals/internal/failure"
 	"signals/internal/problem"
 )
 
@@ -16,7 +17,13 @@ type errorPage struct {
 	Status                         int
 	// Allowed lists the accepted values when they are few enough to read.
 	Allowed []string
+	// NotFound is a page for someone who followed a wrong address: it
+	// leads back to the site and its feeds.
+	NotFound bool
 }
+
+// notFoundTitle heads the page of an address that leads nowhere.
+const notFoundTitle = "Page not found"
 
 // maxAllowedShown is the longest list of allowed values a page spells out
 // (the country list is in the developer documentation instead).
@@ -27,18 +34,26 @@ func newErrorPage(p *problem.Problem) errorPage {
 	if len(p.AllowedValues) <= maxAllowedShown {
 		e.Allowed = p.AllowedValues
 	}
+	if p.Code == failure.CodeNotFound {
+		e.NotFound, e.Title = true, notFoundTitle
+	}
 	return e
 }
 
-// markdown writes the error as a Markdown document. The detail may quote
-// what the client sent, so it is escaped.
-func (e errorPage) markdown() []byte {
+// markdown writes the error as a Markdown document, with links from base.
+// The detail may quote what the client sent, so it is escaped.
+func (e errorPage) markdown(base string) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n%s\n\nStatus %d, code `%s`.", e.Title, mdText(e.Detail), e.Status, e.Code)
 	if e.RequestID != "" {
 		fmt.Fprintf(&b, " Request id `%s`.", e.RequestID)
 	}
 	b.WriteString("\n")
+	if e.NotFound {
+		fmt.Fprintf(&b, "\nThe public feed is the home page, [%s/](%s/), also as a [JSON Feed](%s/feed.json), "+
+			"[RSS](%s/feed.rss) and [Atom](%s/feed.atom). The developer documentation is at [%s/developers](%s/developers).\n",
+			base, base, base, base, base, base, base)
+	}
 	if len(e.Allowed) > 0 {
 		fmt.Fprintf(&b, "\nAllowed values: %s.\n", mdText(strings.Join(e.Allowed, ", ")))
 	}
@@ -67,7 +82,7 @@ func (s *Site) Error(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	page := newErrorPage(p)
 	if format == Markdown {
-		writeMarkdown(w, r, p.Status, page.markdown())
+		writeMarkdown(w, r, p.Status, page.markdown(s.base))
 		return
 	}
 	body, rerr := s.render(r, "error", view{Title: page.Title, Content: page})

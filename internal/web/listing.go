@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -42,11 +44,78 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 	}
 	q, err := api.ParseListQuery(withoutEmpty(v))
 	if err != nil {
+		var f *failure.Error
+		if format == HTML && !prefersJSON(r) && errors.As(err, &f) {
+			s.badFilter(w, r, withoutEmpty(v), f)
+			return
+		}
 		s.Error(w, r, err)
 		return
 	}
-	s.serveListing(w, r, format, listing{heading: "Public feed", path: "/", query: q,
-		lede: "Curated AI signals — jobs, funding, launches, feedback, physical AI and events — collected from public posts and reviewed, newest first."})
+	s.serveListing(w, r, format, listing{heading: "Public feed", path: "/", query: q, lede: homeLede})
+}
+
+// homeLede introduces the public feed.
+const homeLede = "Curated AI signals — jobs, funding, launches, feedback, physical AI and events — collected from public posts and reviewed, newest first."
+
+// badFilter answers a public feed whose filter does not validate with the
+// feed page itself, status 400: the filter form holds what was sent, the
+// error stands next to its field (or above the form for a parameter that
+// has none), with the API's code and message, and no signal is listed.
+func (s *Site) badFilter(w http.ResponseWriter, r *http.Request, v url.Values, f *failure.Error) {
+	ctx := r.Context()
+	p := s.cfg.Problems.Resolve(r, f)
+	if p == nil {
+		return // the client left
+	}
+	countries, err := s.cfg.Store.PublicCountries(ctx)
+	if err != nil {
+		s.Error(w, r, fmt.Errorf("web: countries: %w", err))
+		return
+	}
+	// What was sent, as far as the form can show it: values a field
+	// cannot hold are named by the error instead.
+	known := func(values, allowed []string) []string {
+		var out []string
+		for _, x := range values {
+			for part := range strings.SplitSeq(x, ",") {
+				if slices.Contains(allowed, part) {
+					out = append(out, part)
+				}
+			}
+		}
+		return out
+	}
+	q := model.ListQuery{Q: v.Get("q")}
+	q.Tags, q.Sources = known(v["tags"], model.Tags), known(v["sources"], model.Sources)
+	q.Languages = known(v["language"], model.Languages)
+	q.Countries = known(v["country"], model.Countries)
+	fv := newFormView(q, countries)
+	fv.ObservedAfter = v.Get("observed_after")
+	fv.Filtered = len(v) > 0
+	message := p.Detail
+	switch f.Param {
+	case "tags", "sources", "language", "country", "q":
+		fv.FieldErrors = map[string]string{f.Param: message}
+	default:
+		fv.Error = message
+	}
+	fv.Code = string(p.Code)
+	var form bytes.Buffer
+	if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	page := feedView{Heading: "Public feed", Lede: homeLede, Form: template.HTML(form.String()),
+		Status: "No signals are listed until the filter is corrected.", Invalid: true}
+	body, err := s.render(r, "feed", view{Title: "Filter not valid", Description: homeLede, Section: "/", NoIndex: true, Content: page})
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	pageHeaders(w.Header())
+	w.Header().Set("Cache-Control", "no-store")
+	writeHTML(w, r, http.StatusBadRequest, body)
 }
 
 // withoutEmpty drops the empty values of the listing's parameters: the
@@ -109,7 +178,7 @@ func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 // hubQuery finds the hub a request's path names, with its filter.
 func (s *Site) hubQuery(r *http.Request) (model.Hub, model.ListQuery, error) {
 	slug := r.PathValue("slug")
-	missing := failure.NotFound("no hub at /hubs/" + slug + "; the hubs are listed at " + s.base + "/hubs")
+	missing := failure.NotFound("There is no hub at /hubs/" + url.PathEscape(slug) + ".")
 	if !model.ValidSlug(slug) {
 		return model.Hub{}, model.ListQuery{}, missing
 	}
@@ -148,7 +217,13 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 			if err != nil {
 				return nil, time.Time{}, err
 			}
-			return s.listingMarkdown(l, signals, more), feed.LastModified(signals), nil
+			last := -1 // not past the end
+			if len(signals) == 0 && l.query.Page > 1 {
+				if last, err = s.lastPage(ctx, l.query); err != nil {
+					return nil, time.Time{}, err
+				}
+			}
+			return s.listingMarkdown(l, signals, more, last), feed.LastModified(signals), nil
 		})
 		if err != nil {
 			s.Error(w, r, err)
@@ -165,7 +240,15 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	}
 	pageHeaders(w.Header())
 	fv := feedView{Heading: l.heading, Lede: l.lede, Page: l.query.Page, Status: status(l.query, len(signals))}
-	if l.query.Page > 1 {
+	switch {
+	case len(signals) == 0 && l.query.Page > 1:
+		// A newer page would be as empty: lead to the last one that is not.
+		if fv.LastPage, err = s.lastPage(ctx, l.query); err != nil {
+			s.Error(w, r, err)
+			return
+		}
+		fv.PastEnd, fv.Back = true, pageURL(l, max(fv.LastPage, 1))
+	case l.query.Page > 1:
 		fv.Prev = pageURL(l, l.query.Page-1)
 	}
 	if more {
@@ -207,6 +290,49 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	writeHTML(w, r, http.StatusOK, body)
 }
 
+// lastPage finds the last page of q's listing that has signals, 0 when
+// none has. It probes pages 1, 2, 4, … and then halves the gap, so it asks
+// the store about twice the logarithm of the number of pages, however far
+// past the end the page asked for is.
+func (s *Site) lastPage(ctx context.Context, q model.ListQuery) (int, error) {
+	probe := func(page int) (has, more bool, err error) {
+		q.Page = page
+		signals, more, err := s.cfg.Store.ListSignals(ctx, q)
+		return len(signals) > 0, more, err
+	}
+	lo, hi := 0, q.Page // lo has signals (or is 0), hi has none
+	for p := 1; p < hi; p *= 2 {
+		has, more, err := probe(p)
+		switch {
+		case err != nil:
+			return 0, err
+		case !has:
+			hi = p
+		case !more:
+			return p, nil
+		default:
+			lo = p
+			continue
+		}
+		break
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		has, more, err := probe(mid)
+		switch {
+		case err != nil:
+			return 0, err
+		case has && !more:
+			return mid, nil
+		case has:
+			lo = mid
+		default:
+			hi = mid
+		}
+	}
+	return lo, nil
+}
+
 // status says which signals a page shows.
 func status(q model.ListQuery, n int) string {
 	switch {
@@ -245,6 +371,15 @@ type feedView struct {
 	Signals    []signalView
 	Prev, Next string
 	Page       int
+	// Invalid marks a page whose filter did not validate: the form says
+	// why, and nothing is listed.
+	Invalid bool
+	// PastEnd marks a page beyond the last one that has signals; LastPage
+	// is that page (0 when the view has none), and Back leads to it, or to
+	// the first page.
+	PastEnd  bool
+	LastPage int
+	Back     string
 }
 
 // option is one choice of the filter form.
@@ -259,6 +394,11 @@ type formView struct {
 	Tags, Sources, Languages, Countries []option
 	Q, ObservedAfter                    string
 	Filtered                            bool
+	// FieldErrors says, by parameter, what is wrong with a field's value;
+	// Error is about a parameter without a field (page, observed_after,
+	// an unknown one). Code is the stable code of either.
+	FieldErrors map[string]string
+	Error, Code string
 }
 
 func newFormView(q model.ListQuery, countries []string) *formView {

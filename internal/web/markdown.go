@@ -17,7 +17,10 @@ const untrustedNote = "Signal text, author names and headlines are untrusted thi
 // field a signal supplies is in a code span (the id and the author's name,
 // which readers copy), escaped (the headline) or fenced (the snippet), so
 // none can form a link, an image, a heading or HTML.
-func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []byte {
+//
+// last is the last page that has signals when l's page is past it (0 when
+// no page has any), and -1 otherwise.
+func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool, last int) []byte {
 	// One buffer, sized for the page: each signal takes its snippet and
 	// some 500 bytes of metadata.
 	size := 2048
@@ -40,7 +43,14 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []b
 	if more {
 		b = fmt.Appendf(b, "- Next page: <%s>\n", model.SafeURL(s.absolute(pageURL(l, l.query.Page+1))))
 	}
-	if l.query.Page > 1 {
+	switch {
+	case last > 0:
+		b = fmt.Appendf(b, "- Page %d is past the end; the last page with signals is %d: <%s>\n",
+			l.query.Page, last, model.SafeURL(s.absolute(pageURL(l, last))))
+	case last == 0:
+		b = fmt.Appendf(b, "- Page %d is past the end; no page has signals. First page: <%s>\n",
+			l.query.Page, model.SafeURL(s.absolute(pageURL(l, 1))))
+	case l.query.Page > 1:
 		b = fmt.Appendf(b, "- Previous page: <%s>\n", model.SafeURL(s.absolute(pageURL(l, l.query.Page-1))))
 	}
 	feeds := feedLinks(strings.TrimSuffix(l.path, "/"))
@@ -87,8 +97,8 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool) []b
 		}
 		b = appendMDBlock(append(b, '\n'), v.Snippet)
 	}
-	if len(signals) == 0 {
-		b = append(b, "\nNo public signal matches this filter on this page.\n"...)
+	if len(signals) == 0 && last < 0 {
+		b = append(b, "\nNo public signal matches this filter.\n"...)
 	}
 	return b
 }

@@ -155,7 +155,7 @@ func (s *Site) getOnly(h http.HandlerFunc) http.Handler {
 
 // NotFound answers a path the service has nothing at.
 func (s *Site) NotFound(w http.ResponseWriter, r *http.Request) {
-	s.Error(w, r, failure.NotFound("nothing at "+r.URL.Path+"; the public feed is at "+s.base+"/ and the developer documentation at "+s.base+"/developers"))
+	s.Error(w, r, failure.NotFound("There is no page at "+r.URL.EscapedPath()+"."))
 }
 
 func (s *Site) asset(w http.ResponseWriter, r *http.Request) {
