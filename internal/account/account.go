@@ -196,7 +196,8 @@ func private(w http.ResponseWriter) {
 // sections mark the navigation entry of each page.
 var sections = map[string]string{
 	"sign-in": session.SignInPath, "check-email": session.SignInPath, "confirm": session.SignInPath,
-	"account": "/account",
+	"link-gone": session.SignInPath,
+	"account":   "/account",
 }
 
 // render writes a page with status, framed in the site's layout.

@@ -38,7 +38,7 @@ var pages = func() map[string]*template.Template {
 	layout := template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFiles, "templates/page.html"))
 	out := map[string]*template.Template{}
 	for _, name := range []string{"sign-in", "check-email", "confirm", "account",
-		"deleted", "unsubscribe", "unsubscribed", "consent"} {
+		"deleted", "unsubscribe", "unsubscribed", "consent", "link-gone"} {
 		out[name] = template.Must(template.Must(layout.Clone()).ParseFS(templateFiles, "templates/"+name+".html"))
 	}
 	return out

@@ -150,13 +150,17 @@ func (p *Pages) ConfirmForm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := view{Title: "Sign in", Token: token}
-	// The page works without the address: the POST decides whether the
-	// link does, and a link that is unknown, or cannot be read just now,
-	// shows the same form.
+	// A link that is known names its address; one that cannot be read
+	// just now shows the form without it, and the POST decides.
 	link, err := p.cfg.Store.SignInLink(r.Context(), auth.Hash(token), p.now())
+	if errors.Is(err, store.ErrNotFound) {
+		// Used, expired or never sent: pressing a button would not help.
+		p.badLink(w, r)
+		return
+	}
 	if err == nil {
 		v.FormEmail = link.Email
-	} else if !errors.Is(err, store.ErrNotFound) {
+	} else {
 		p.cfg.Log.Warn("sign-in link not read", "request_id", r.Header.Get(problem.RequestIDHeader), "err", err)
 	}
 	p.render(w, r, http.StatusOK, "confirm", v)
@@ -173,9 +177,12 @@ func (p *Pages) tokenForm(w http.ResponseWriter, r *http.Request, page, title st
 	p.render(w, r, http.StatusOK, page, view{Title: title, Token: token})
 }
 
+// badLink answers a sign-in link that does not work (used, expired, cut
+// short, or never sent) with a page that says so and leads to asking for a
+// new one. Its status is that of an invalid token parameter.
 func (p *Pages) badLink(w http.ResponseWriter, r *http.Request) {
-	p.fail(w, r, "This sign-in link does not work", invalid("token",
-		"The link is not valid: it may have been used already, have expired after 15 minutes, or have been cut short by the mail program. Ask for a new link on the sign-in page."))
+	p.render(w, r, problem.Status(failure.CodeInvalidParameter), "link-gone",
+		view{Title: "This sign-in link was used or has expired"})
 }
 
 // Confirm serves POST /sign-in/confirm: the link is used up, the account
