@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
+	netmail "net/mail"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,6 +67,25 @@ func mailSettings(cfg Config) (mail.Config, error) {
 		mc.Outbox = filepath.Join(filepath.Dir(cfg.Database), "outbox")
 	}
 	return mc, mc.Check()
+}
+
+// securityContact returns the Contact of security.txt (RFC 9116, a URI):
+// the setting as it is when it is a mailto:, https: or tel: URI, an email
+// address as a mailto: URI, and the mail sender's address when unset.
+func securityContact(setting, from string) (string, error) {
+	v := strings.TrimSpace(setting)
+	if v == "" {
+		v = from
+	}
+	if u, err := url.Parse(v); err == nil && (u.Scheme == "https" && u.Host != "" ||
+		(u.Scheme == "mailto" || u.Scheme == "tel") && u.Opaque != "") {
+		return v, nil
+	}
+	addr, err := netmail.ParseAddress(v)
+	if err != nil {
+		return "", fmt.Errorf("SIGNALS_SECURITY_CONTACT must be a mailto:, https: or tel: URI or an email address, got %q", v)
+	}
+	return "mailto:" + addr.Address, nil
 }
 
 // startAccountWork runs the account area's background work until the

@@ -45,6 +45,10 @@ type Config struct {
 	// MetricsAddr is the address of the Prometheus metrics listener; ""
 	// turns metrics off.
 	MetricsAddr string
+	// SecurityContact is where security reports go, the Contact of
+	// /.well-known/security.txt: a mailto:, https: or tel: URI, or an
+	// email address; "" is the mail sender.
+	SecurityContact string
 }
 
 // SearchConfig chooses and tunes the semantic search scorer.
@@ -122,7 +126,12 @@ func WithClock(now func() time.Time) Option { return func(a *App) { a.now = now 
 
 // New opens the store named by cfg.Database and builds the service.
 func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*App, error) {
-	if _, err := mailSettings(cfg); err != nil { // before the database is touched
+	mc, err := mailSettings(cfg) // before the database is touched
+	if err != nil {
+		return nil, err
+	}
+	contact, err := securityContact(cfg.SecurityContact, mc.From)
+	if err != nil {
 		return nil, err
 	}
 	st, err := OpenStore(ctx, cfg.Database)
@@ -170,7 +179,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		st.Close()
 		return nil, err
 	}
-	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log, Now: a.now})
+	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log, Now: a.now,
+		SecurityContact: contact})
 	a.newOAuth()
 	if err := a.newAccountArea(); err != nil {
 		st.Close()

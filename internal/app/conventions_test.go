@@ -79,10 +79,18 @@ func TestSitemap(t *testing.T) {
 		got[strings.TrimPrefix(u.Loc, "https://signals.example")] = u.LastMod
 	}
 	for _, path := range []string{"/", "/hubs", "/articles", "/about", "/contact", "/developers", "/developers/api",
-		"/developers/mcp", "/developers/errors", "/hubs/jobs", "/articles/hello"} {
+		"/developers/mcp", "/developers/errors", "/hubs/jobs", "/articles/hello",
+		// The pages of the public signals, not of a hidden one.
+		"/signals/plain-1", "/signals/plain-2", "/signals/evil%2F1"} {
 		if _, ok := got[path]; !ok {
 			t.Errorf("the sitemap lacks %s", path)
 		}
+	}
+	if _, ok := got["/signals/hidden"]; ok {
+		t.Error("the sitemap lists a hidden signal's page")
+	}
+	if got["/signals/plain-1"] != "2026-10-01T12:01:01Z" {
+		t.Errorf("the signal page's lastmod is %q, want its collection time", got["/signals/plain-1"])
 	}
 	if got["/articles/hello"] != "2026-10-05T00:00:00Z" {
 		t.Errorf("the article's lastmod is %q, want its publication time", got["/articles/hello"])
@@ -112,7 +120,8 @@ func TestSecurityTxt(t *testing.T) {
 		fields[name] = value
 	}
 	want := map[string]string{
-		"Contact":             "https://signals.example/contact",
+		// SIGNALS_SECURITY_CONTACT is unset: the mail sender.
+		"Contact":             "mailto:no-reply@signals.example",
 		"Canonical":           "https://signals.example/.well-known/security.txt",
 		"Preferred-Languages": "en",
 	}
@@ -126,6 +135,31 @@ func TestSecurityTxt(t *testing.T) {
 		t.Errorf("Expires %q (%v): want a date after now and less than a year ahead", fields["Expires"], err)
 	}
 	goldenText(t, "security.txt", body)
+}
+
+// The security contact is a URI: as set when it is one, an email address
+// as mailto:, the mail sender when unset; anything else stops the service.
+func TestSecurityContact(t *testing.T) {
+	const from = "Signals <no-reply@signals.example>"
+	for _, tc := range []struct {
+		setting, want string
+		ok            bool
+	}{
+		{"", "mailto:no-reply@signals.example", true},
+		{"security@example.org", "mailto:security@example.org", true},
+		{"Security Team <security@example.org>", "mailto:security@example.org", true},
+		{"mailto:security@example.org", "mailto:security@example.org", true},
+		{"https://example.org/security", "https://example.org/security", true},
+		{"tel:+33100000000", "tel:+33100000000", true},
+		{"http://example.org/security", "", false},
+		{"nobody", "", false},
+		{"https://", "", false},
+	} {
+		got, err := securityContact(tc.setting, from)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("securityContact(%q) = %q, %v; want %q (ok %v)", tc.setting, got, err, tc.want, tc.ok)
+		}
+	}
 }
 
 // /favicon.ico is an ICO file holding the site's icon as a 32×32 PNG.

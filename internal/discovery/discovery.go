@@ -72,6 +72,9 @@ type Config struct {
 	Log      *slog.Logger
 	// Now is the clock that dates security.txt; nil is time.Now.
 	Now func() time.Time
+	// SecurityContact is the Contact URI of security.txt; "" is the
+	// Contact page.
+	SecurityContact string
 }
 
 // Handler serves the discovery resources. The documents are built once.
@@ -237,17 +240,21 @@ func matchesETag(fields []string, etag string) bool {
 // less than a year, so that a stale file is not trusted for long.
 const securityExpiry = 180 * 24 * time.Hour
 
-// securityTxt serves /.well-known/security.txt (RFC 9116). The service has
-// no contact setting of its own, so security reports go through the
-// Contact page. Expires moves with the clock and stays on a day boundary,
-// so the file is the same all day.
+// securityTxt serves /.well-known/security.txt (RFC 9116): the configured
+// security contact (the mail sender unless set), or else the Contact page.
+// Expires moves with the clock and stays on a day boundary, so the file is
+// the same all day.
 func (h *Handler) securityTxt(w http.ResponseWriter, r *http.Request) {
 	now := time.Now
 	if h.cfg.Now != nil {
 		now = h.cfg.Now
 	}
 	expires := now().UTC().Truncate(24 * time.Hour).Add(securityExpiry)
-	body := "Contact: " + h.base + ContactPath + "\n" +
+	contact := h.cfg.SecurityContact
+	if contact == "" {
+		contact = h.base + ContactPath
+	}
+	body := "Contact: " + contact + "\n" +
 		"Expires: " + expires.Format(time.RFC3339) + "\n" +
 		"Canonical: " + h.base + SecurityPath + "\n" +
 		"Preferred-Languages: en\n"

@@ -35,6 +35,12 @@ type Store interface {
 	Close() error
 }
 
+// SignalRef names a public signal and when it last changed.
+type SignalRef struct {
+	ID      string
+	Changed time.Time
+}
+
 // Signals stores collected items and answers public reads.
 type Signals interface {
 	// ListSignals returns one page of public signals matching q, newest
@@ -44,6 +50,11 @@ type Signals interface {
 	// GetSignal returns a public signal with Text cut to MaxTextChars, or
 	// ErrNotFound when it is missing or not public.
 	GetSignal(ctx context.Context, id string) (model.Signal, error)
+	// SignalRefs returns the ids of the newest limit public signals, in
+	// listing order, with when each last changed (its collection time, or
+	// its publication time when it has none): the signal pages of a
+	// sitemap.
+	SignalRefs(ctx context.Context, limit int) ([]SignalRef, error)
 	// CountSignals counts all stored signals, public or not.
 	CountSignals(ctx context.Context) (int, error)
 	// Generation grows whenever an import commits or a status changes; it

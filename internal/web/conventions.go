@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/xml"
 	"fmt"
@@ -60,21 +61,50 @@ type sitemapSet struct {
 	URLs    []sitemapURL `xml:"url"`
 }
 
-// sitemap serves /sitemap.xml: the fixed pages, the hubs and the articles,
-// each article with the date it was published.
+// sitemapSignals is how many signal pages the sitemap lists, the newest:
+// the sitemaps protocol's bound on the URLs of one file.
+const sitemapSignals = 50000
+
+// sitemap serves /sitemap.xml: the fixed pages, the hubs, the articles,
+// each with the date it was published, and the pages of the newest public
+// signals, each with when it was collected. It is built once per data
+// generation, as the feeds are.
 func (s *Site) sitemap(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	hubs, err := s.cfg.Store.Hubs(ctx)
+	gen, err := s.cfg.Store.Generation(ctx)
 	if err != nil {
 		s.cfg.Problems.Write(w, r, err)
 		return
+	}
+	entry, err := s.feeds.Get("sitemap", gen, func() ([]byte, time.Time, error) {
+		body, err := s.buildSitemap(ctx)
+		return body, time.Time{}, err
+	})
+	if err != nil {
+		s.cfg.Problems.Write(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/xml; charset=utf-8")
+	h.Set("Cache-Control", "public, max-age=300")
+	write(w, r, http.StatusOK, entry.Body)
+}
+
+// buildSitemap writes the sitemap of the site as the store holds it now.
+func (s *Site) buildSitemap(ctx context.Context) ([]byte, error) {
+	hubs, err := s.cfg.Store.Hubs(ctx)
+	if err != nil {
+		return nil, err
 	}
 	articles, err := s.cfg.Store.Articles(ctx)
 	if err != nil {
-		s.cfg.Problems.Write(w, r, err)
-		return
+		return nil, err
 	}
-	set := sitemapSet{}
+	refs, err := s.cfg.Store.SignalRefs(ctx, sitemapSignals)
+	if err != nil {
+		return nil, err
+	}
+	set := sitemapSet{URLs: make([]sitemapURL, 0, len(sitemapPages)+len(hubs)+len(articles)+len(refs))}
 	add := func(path string, lastMod time.Time) {
 		u := sitemapURL{Loc: s.base + path}
 		if !lastMod.IsZero() {
@@ -93,19 +123,18 @@ func (s *Site) sitemap(w http.ResponseWriter, r *http.Request) {
 			add("/articles/"+a.Slug, a.PublishedAt)
 		}
 	}
+	for _, ref := range refs {
+		add(SignalPath(ref.ID), ref.Changed)
+	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
 	enc := xml.NewEncoder(&b)
 	enc.Indent("", "  ")
 	if err := enc.Encode(set); err != nil {
-		s.cfg.Problems.Write(w, r, fmt.Errorf("web: sitemap: %w", err))
-		return
+		return nil, fmt.Errorf("web: sitemap: %w", err)
 	}
 	b.WriteString("\n")
-	h := w.Header()
-	h.Set("Content-Type", "application/xml; charset=utf-8")
-	h.Set("Cache-Control", "public, max-age=300")
-	write(w, r, http.StatusOK, b.Bytes())
+	return b.Bytes(), nil
 }
 
 // sitemapPages are the fixed public pages, in the order the sitemap lists

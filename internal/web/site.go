@@ -30,6 +30,7 @@ type Store interface {
 	store.Site
 	ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
 	GetSignal(ctx context.Context, id string) (model.Signal, error)
+	SignalRefs(ctx context.Context, limit int) ([]store.SignalRef, error)
 	Generation(ctx context.Context) (int64, error)
 }
 

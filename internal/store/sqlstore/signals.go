@@ -7,6 +7,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"signals/internal/model"
 	"signals/internal/store"
@@ -111,6 +112,34 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 		list = list[:lq.PageSize]
 	}
 	return list, more, nil
+}
+
+// SignalRefs returns the newest public signals' ids, in listing order.
+func (q *Queries) SignalRefs(ctx context.Context, limit int) ([]store.SignalRef, error) {
+	var refs []store.SignalRef
+	err := q.reading(ctx, func() error {
+		refs = refs[:0]
+		rows, err := q.query(ctx, `SELECT id, COALESCE(observed_ns, published_ns) FROM signals WHERE `+
+			q.dialect.PublicOnly+orderSignals+` LIMIT ?`, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r store.SignalRef
+			var ns int64
+			if err := rows.Scan(&r.ID, &ns); err != nil {
+				return err
+			}
+			r.Changed = time.Unix(0, ns).UTC()
+			refs = append(refs, r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, Wrap("signal refs", err)
+	}
+	return refs, nil
 }
 
 // listPage runs a listing query ending in LIMIT ? OFFSET ? and reads its

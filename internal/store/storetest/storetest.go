@@ -27,6 +27,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ObservedAfterIsExact", func(t *testing.T) { testObservedAfter(t, open(t)) })
 	t.Run("Visibility", func(t *testing.T) { testVisibility(t, open(t)) })
 	t.Run("GetCutsText", func(t *testing.T) { testGetCutsText(t, open(t)) })
+	t.Run("SignalRefs", func(t *testing.T) { testSignalRefs(t, open(t)) })
 	t.Run("ImportUpsertsAndRollsBack", func(t *testing.T) { testImport(t, open(t)) })
 	t.Run("AccountsAndKeys", func(t *testing.T) { testAccountsAndKeys(t, open(t)) })
 	t.Run("KeyConflicts", func(t *testing.T) { testKeyConflicts(t, open(t)) })
@@ -413,6 +414,34 @@ func testVisibility(t *testing.T, st store.Store) {
 	}
 	if n, err := st.CountSignals(ctx); err != nil || n != 4 {
 		t.Errorf("CountSignals = %d, %v; want 4", n, err)
+	}
+}
+
+// testSignalRefs: the newest public signals in listing order, each with its
+// collection time, or its publication time when it has none.
+func testSignalRefs(t *testing.T, st store.Store) {
+	Put(t, st,
+		Sig("old", 1),
+		Sig("unobserved", 2, func(s *model.Signal) { s.ObservedAt = nil }),
+		Sig("hidden", 3, func(s *model.Signal) { s.Status = model.StatusHidden }),
+		Sig("market", 4, func(s *model.Signal) { s.MarketOnly = true }),
+		Sig("new", 5),
+	)
+	refs, err := st.SignalRefs(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.SignalRef{
+		{ID: "new", Changed: Sig("new", 5).ObservedAt.Time()},
+		{ID: "unobserved", Changed: Sig("unobserved", 2).PublishedAt.Time()},
+	}
+	if len(refs) != len(want) {
+		t.Fatalf("SignalRefs = %v, want %v", refs, want)
+	}
+	for i := range want {
+		if refs[i].ID != want[i].ID || !refs[i].Changed.Equal(want[i].Changed) {
+			t.Errorf("SignalRefs[%d] = %v, want %v", i, refs[i], want[i])
+		}
 	}
 }
 
