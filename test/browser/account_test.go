@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -64,6 +65,7 @@ func TestAccountInChromium(t *testing.T) {
 			if javascript {
 				b.audit(axe, "the new key")
 			}
+			b.fitsAPhone()
 			var stored string
 			b.eval(`JSON.stringify(window.localStorage) + JSON.stringify(window.sessionStorage)`, &stored)
 			if strings.Contains(stored, key) {
@@ -94,6 +96,39 @@ func TestAccountInChromium(t *testing.T) {
 			}
 			b.checkClean()
 		})
+	}
+}
+
+// fitsAPhone checks the account page on a 360 px screen: the page does not
+// scroll sideways, every Revoke button shows whole, a key's prefix, dates and
+// "never" each stay on one line, and the chart keeps its drawn size, so that
+// its 11-unit labels stay 11 px, scrolling inside its own box.
+func (b *browser) fitsAPhone() {
+	b.t.Helper()
+	b.run("360 px", emulation.SetDeviceMetricsOverride(360, 800, 2, true))
+	defer b.run("back to 1280 px", emulation.ClearDeviceMetricsOverride())
+	var got struct {
+		Width, Revoke, Chart float64
+		Split                []string
+	}
+	b.eval(`({
+		width: document.documentElement.scrollWidth,
+		revoke: Math.max(...Array.from(document.querySelectorAll('#keys td button')).map(e => e.getBoundingClientRect().right)),
+		chart: document.querySelector('svg.chart').getBoundingClientRect().width,
+		split: Array.from(document.querySelectorAll('#keys td[data-label]')).filter(td =>
+			td.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(td).lineHeight)).map(td => td.textContent),
+	})`, &got)
+	if got.Width > 360 {
+		b.t.Errorf("/account is %v px wide on a 360 px screen", got.Width)
+	}
+	if got.Revoke > 360 {
+		b.t.Errorf("a Revoke button ends at %v px on a 360 px screen", got.Revoke)
+	}
+	if got.Chart < 640 {
+		b.t.Errorf("the usage chart is %v px wide on a 360 px screen, want its drawn 640", got.Chart)
+	}
+	if len(got.Split) > 0 {
+		b.t.Errorf("key facts wrap on a 360 px screen: %q", got.Split)
 	}
 }
 

@@ -328,7 +328,7 @@ func TestAccessibility(t *testing.T) {
 	s := startSite(t)
 	b := newBrowser(t, true)
 	pages := []string{"/", "/?tags=funding&country=france", "/hubs", "/hubs/funding", "/articles",
-		"/articles/welcome", "/about", "/contact", "/developers", "/developers/errors", "/nothing", "/?page_size=99",
+		"/articles/welcome", "/about", "/contact", "/developers", "/developers/api", "/developers/mcp", "/developers/errors", "/nothing", "/?page_size=99",
 		"/sign-in", "/sign-in/confirm?token=short"}
 	b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`main`, chromedp.ByQuery))
 	for _, scheme := range []string{"light", "dark"} {
