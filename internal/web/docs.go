@@ -91,8 +91,13 @@ func (s *Site) newDoc(md goldmark.Markdown, text string) (*doc, error) {
 	}
 	abs := strings.ReplaceAll(text, "](/", "]("+s.base+"/")
 	return &doc{title: titleOf(text), description: descriptionOf(text), markdown: []byte(stripAttributes(abs)),
-		html: template.HTML(body.String())}, nil
+		html: template.HTML(scrollersFocusable.Replace(body.String()))}, nil
 }
+
+// scrollersFocusable lets the keyboard reach code blocks and tables, which
+// scroll sideways when their lines are wider than the screen. Raw HTML is
+// not rendered, so these tags come from Markdown alone.
+var scrollersFocusable = strings.NewReplacer("<pre>", `<pre tabindex="0">`, "<table>", `<table tabindex="0">`)
 
 // Paths lists the paths of the fixed documents.
 func (s *Site) Paths() []string {
