@@ -639,6 +639,12 @@ func TestKeysInTheAccount(t *testing.T) {
 	if secret == "" || !auth.WellFormed(secret) {
 		t.Fatalf("the answer does not show the new key:\n%s", body)
 	}
+	// The copy button copies the element holding the key, with the site's
+	// own script; it stays hidden without JavaScript.
+	if !strings.Contains(body, `id="new-key">`+secret+`<`) || !strings.Contains(body, `data-copy="new-key" hidden>`) ||
+		!regexp.MustCompile(`<script[^>]+src="/assets/site\.[^"]*js"`).MatchString(body) {
+		t.Errorf("the new key has no copy button:\n%s", body)
+	}
 	if strings.Contains(body, "laptop <script>") {
 		t.Error("the key's name is not escaped")
 	}
