@@ -57,6 +57,10 @@ func (v *accountView) status() int {
 
 type keyRow struct{ ID, Name, Hint, Created, LastUsed string }
 
+func newKeyRow(k model.APIKey) keyRow {
+	return keyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, Created: when(k.CreatedAt), LastUsed: whenPtr(k.LastUsed, "never")}
+}
+
 type usageView struct {
 	Requests, RequestLimit, Searches, SearchLimit, Minute, MinuteLimit, Concurrent int
 	ResetAt                                                                        string
@@ -134,7 +138,7 @@ func (p *Pages) fillKeys(ctx context.Context, accountID int64, v *accountView) e
 		if k.RevokedAt != nil {
 			continue
 		}
-		v.Keys = append(v.Keys, keyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, Created: when(k.CreatedAt), LastUsed: whenPtr(k.LastUsed, "never")})
+		v.Keys = append(v.Keys, newKeyRow(k))
 	}
 	return nil
 }
@@ -288,22 +292,42 @@ func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
-// RevokeKey serves POST /account/keys/{id}/revoke.
-func (p *Pages) RevokeKey(w http.ResponseWriter, r *http.Request) {
-	acct := signedIn(r)
+// workingKey finds the signed-in account's unrevoked key named by the
+// path, or answers with a failure page. Only the account's own keys: a key
+// id is no secret.
+func (p *Pages) workingKey(w http.ResponseWriter, r *http.Request) (model.APIKey, bool) {
 	id := r.PathValue("id")
-	keys, err := p.cfg.Store.Keys(r.Context(), acct.ID)
+	keys, err := p.cfg.Store.Keys(r.Context(), signedIn(r).ID)
 	if err != nil {
 		p.internal(w, r, err)
-		return
+		return model.APIKey{}, false
 	}
-	// Only the account's own keys: a key id is no secret.
 	i := slices.IndexFunc(keys, func(k model.APIKey) bool { return k.ID == id && k.RevokedAt == nil })
 	if i < 0 {
 		p.fail(w, r, "No such key", failure.NotFound("This account has no working key with that id; it may be revoked already."))
+		return model.APIKey{}, false
+	}
+	return keys[i], true
+}
+
+// RevokeKeyForm serves GET /account/keys/{id}/revoke: the key, what
+// revoking it does, and the one button that does it.
+func (p *Pages) RevokeKeyForm(w http.ResponseWriter, r *http.Request) {
+	k, ok := p.workingKey(w, r)
+	if !ok {
 		return
 	}
-	if err := p.cfg.Store.RevokeKey(r.Context(), id, p.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
+	row := newKeyRow(k)
+	p.render(w, r, http.StatusOK, "revoke-key", view{Title: "Revoke a key", Key: &row})
+}
+
+// RevokeKey serves POST /account/keys/{id}/revoke.
+func (p *Pages) RevokeKey(w http.ResponseWriter, r *http.Request) {
+	k, ok := p.workingKey(w, r)
+	if !ok {
+		return
+	}
+	if err := p.cfg.Store.RevokeKey(r.Context(), k.ID, p.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		p.internal(w, r, err)
 		return
 	}

@@ -26,6 +26,8 @@ type view struct {
 	Token string
 	// Account is the account area.
 	Account *accountView
+	// Key is the key a revocation page asks about.
+	Key *keyRow
 	// Consent is the OAuth consent page.
 	Consent *consentView
 	// formAction is one more origin the page's forms may lead to.
@@ -38,7 +40,7 @@ var pages = func() map[string]*template.Template {
 	layout := template.Must(template.New("page.html").Funcs(funcs).ParseFS(templateFiles, "templates/page.html"))
 	out := map[string]*template.Template{}
 	for _, name := range []string{"sign-in", "check-email", "confirm", "account",
-		"deleted", "unsubscribe", "unsubscribed", "consent", "link-gone"} {
+		"deleted", "unsubscribe", "unsubscribed", "consent", "link-gone", "revoke-key"} {
 		out[name] = template.Must(template.Must(layout.Clone()).ParseFS(templateFiles, "templates/"+name+".html"))
 	}
 	return out

@@ -672,17 +672,33 @@ func TestKeysInTheAccount(t *testing.T) {
 			id = k.ID
 		}
 	}
-	resp, body = b.post("/account/keys/"+id+"/revoke", url.Values{})
+	// Revoke leads to a page that asks first; only its form revokes.
+	revoke := "/account/keys/" + id + "/revoke"
+	if !strings.Contains(body, `href="`+revoke+`"`) || strings.Contains(body, `action="`+revoke+`"`) {
+		t.Errorf("the account page does not lead to a confirmation before revoking:\n%s", body)
+	}
+	resp, body = b.get(revoke)
+	wantPage(t, resp, body, http.StatusOK)
+	if !strings.Contains(body, `method="post" action="`+revoke+`"`) || !strings.Contains(body, "laptop &lt;script&gt;") {
+		t.Errorf("the confirmation does not name the key or lacks its form:\n%s", body)
+	}
+	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+secret)
+	wantStatus(t, resp, raw, http.StatusOK) // asking revokes nothing
+	resp, body = b.post(revoke, url.Values{})
 	wantPage(t, resp, body, http.StatusSeeOther)
 	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+secret)
 	wantStatus(t, resp, raw, http.StatusUnauthorized)
-	resp, body = b.post("/account/keys/"+id+"/revoke", url.Values{})
+	resp, body = b.post(revoke, url.Values{})
+	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.get(revoke)
 	wantPage(t, resp, body, http.StatusNotFound)
 
 	// Another account's key is not this account's to revoke.
 	other, _ := ta.Store().CreateAccount(context.Background(), "other@example.com", time.Now())
 	otherKey, k, _ := auth.Issue(context.Background(), ta.Store(), other.ID, "theirs", time.Now())
 	resp, body = b.post("/account/keys/"+k.ID+"/revoke", url.Values{})
+	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.get("/account/keys/" + k.ID + "/revoke")
 	wantPage(t, resp, body, http.StatusNotFound)
 	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+otherKey)
 	wantStatus(t, resp, raw, http.StatusOK)

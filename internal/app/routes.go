@@ -69,7 +69,10 @@ func (a *App) routes() http.Handler {
 	mux.Handle("/sign-out", page(map[string]http.Handler{http.MethodPost: form(withSession(a.account.SignOut))}))
 	mux.Handle("/account", page(map[string]http.Handler{http.MethodGet: signedIn(a.account.Account)}))
 	mux.Handle("/account/keys", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.CreateKey))}))
-	mux.Handle("/account/keys/{id}/revoke", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.RevokeKey))}))
+	mux.Handle("/account/keys/{id}/revoke", page(map[string]http.Handler{
+		http.MethodGet:  signedIn(a.account.RevokeKeyForm),
+		http.MethodPost: form(signedIn(a.account.RevokeKey)),
+	}))
 	mux.Handle("/account/connections/{id}/disconnect", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.Disconnect))}))
 	mux.Handle("/account/interests", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.SaveInterests))}))
 	mux.Handle("/account/interests/stop", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.StopInterests))}))
