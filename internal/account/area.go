@@ -29,8 +29,9 @@ const maxKeyName = 100
 type accountView struct {
 	// NewKey is the secret of a key just created: shown on this one page.
 	NewKey, NewKeyName string
-	Keys               []keyRow
-	KeyName            string
+	// Keys work now; Revoked keys stay listed with their revocation.
+	Keys, Revoked []keyRow
+	KeyName       string
 	// KeyError, InterestsError and DeleteError say why a form was
 	// refused; the page's status is their code's.
 	KeyError *failure.Error
@@ -55,10 +56,11 @@ func (v *accountView) status() int {
 	return http.StatusOK
 }
 
-type keyRow struct{ ID, Name, Hint, Created, LastUsed string }
+type keyRow struct{ ID, Name, Hint, Created, LastUsed, Revoked string }
 
 func newKeyRow(k model.APIKey) keyRow {
-	return keyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, Created: when(k.CreatedAt), LastUsed: whenPtr(k.LastUsed, "never")}
+	return keyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, Created: when(k.CreatedAt),
+		LastUsed: whenPtr(k.LastUsed, "never"), Revoked: whenPtr(k.RevokedAt, "")}
 }
 
 type usageView struct {
@@ -135,10 +137,12 @@ func (p *Pages) fillKeys(ctx context.Context, accountID int64, v *accountView) e
 		return err
 	}
 	for _, k := range keys {
+		row := newKeyRow(k)
 		if k.RevokedAt != nil {
+			v.Revoked = append(v.Revoked, row)
 			continue
 		}
-		v.Keys = append(v.Keys, newKeyRow(k))
+		v.Keys = append(v.Keys, row)
 	}
 	return nil
 }

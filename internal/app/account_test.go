@@ -693,6 +693,23 @@ func TestKeysInTheAccount(t *testing.T) {
 	resp, body = b.get(revoke)
 	wantPage(t, resp, body, http.StatusNotFound)
 
+	// The revoked key stays listed, with the time of its revocation, and
+	// nothing more to do with it.
+	keys, _ = ta.Store().Keys(context.Background(), 1)
+	i := slices.IndexFunc(keys, func(k model.APIKey) bool { return k.ID == id })
+	if i < 0 || keys[i].RevokedAt == nil || keys[i].Name != "laptop <script>" {
+		t.Fatalf("the revoked key is not kept: %+v", keys)
+	}
+	body = b.mustGet(t, "/account")
+	revokedRow := regexp.MustCompile(`<tr>\s*<td><bdi>laptop &lt;script&gt;</bdi></td><td><code>[^<]+</code></td><td>[^<]+</td><td>` +
+		regexp.QuoteMeta(keys[i].RevokedAt.UTC().Format("2 Jan 2006 15:04 UTC")) + `</td>\s*</tr>`)
+	if !strings.Contains(body, "Revoked keys") || !revokedRow.MatchString(body) {
+		t.Errorf("the revoked key is not listed as revoked with its date:\n%s", body)
+	}
+	if strings.Contains(body, revoke) {
+		t.Error("the revoked key can still be revoked from the account page")
+	}
+
 	// Another account's key is not this account's to revoke.
 	other, _ := ta.Store().CreateAccount(context.Background(), "other@example.com", time.Now())
 	otherKey, k, _ := auth.Issue(context.Background(), ta.Store(), other.ID, "theirs", time.Now())

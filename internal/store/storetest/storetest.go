@@ -562,7 +562,8 @@ func testAccountsAndKeys(t *testing.T, st store.Store) {
 	if err != nil || len(keys) != 1 || keys[0].LastUsed == nil || !keys[0].LastUsed.Equal(now.Add(time.Hour)) {
 		t.Fatalf("Keys = %+v, %v", keys, err)
 	}
-	if err := st.RevokeKey(ctx, "key_1", now); err != nil {
+	revokedAt := now.Add(2 * time.Hour)
+	if err := st.RevokeKey(ctx, "key_1", revokedAt); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, _, err := st.KeyByHash(ctx, hash); !errors.Is(err, store.ErrNotFound) {
@@ -570,6 +571,11 @@ func testAccountsAndKeys(t *testing.T, st store.Store) {
 	}
 	if err := st.RevokeKey(ctx, "key_1", now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("second revoke = %v, want ErrNotFound", err)
+	}
+	// A revoked key stays listed, marked with its revocation.
+	keys, err = st.Keys(ctx, a.ID)
+	if err != nil || len(keys) != 1 || keys[0].RevokedAt == nil || !keys[0].RevokedAt.Equal(revokedAt) {
+		t.Errorf("Keys after revoking = %+v, %v", keys, err)
 	}
 }
 
