@@ -32,9 +32,14 @@ type accountView struct {
 	// Keys work now; Revoked keys stay listed with their revocation.
 	Keys, Revoked []keyRow
 	KeyName       string
-	// KeyError, InterestsError and DeleteError say why a form was
-	// refused; the page's status is their code's.
+	// KeyError, Rename.Error, InterestsError and DeleteError say why a
+	// form was refused; the page's status is their code's.
 	KeyError *failure.Error
+	// Rename is a refused renaming: the key and the name typed.
+	Rename struct {
+		ID, Name string
+		Error    *failure.Error
+	}
 
 	Usage       usageView
 	Chart       template.HTML
@@ -48,7 +53,7 @@ type accountView struct {
 
 // status is the page's status: that of the refused form's failure, if any.
 func (v *accountView) status() int {
-	for _, e := range []*failure.Error{v.KeyError, v.InterestsError, v.DeleteError} {
+	for _, e := range []*failure.Error{v.KeyError, v.Rename.Error, v.InterestsError, v.DeleteError} {
 		if e != nil {
 			return problem.Status(e.Code)
 		}
@@ -56,7 +61,12 @@ func (v *accountView) status() int {
 	return http.StatusOK
 }
 
-type keyRow struct{ ID, Name, Hint, Created, LastUsed, Revoked string }
+type keyRow struct {
+	ID, Name, Hint, Created, LastUsed, Revoked string
+	// NewName and RenameError are a refused renaming of this key.
+	NewName     string
+	RenameError *failure.Error
+}
 
 func newKeyRow(k model.APIKey) keyRow {
 	return keyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, Created: when(k.CreatedAt),
@@ -92,6 +102,7 @@ type option struct {
 var notices = map[string]string{
 	"signed-in":         "You are signed in.",
 	"key-revoked":       "The key is revoked. Requests with it now fail.",
+	"key-renamed":       "The key is renamed.",
 	"interests-saved":   "Your email interests are saved.",
 	"interests-stopped": "Digests are stopped. You receive no email besides sign-in links.",
 	"disconnected":      "The app is disconnected; its tokens no longer work.",
@@ -141,6 +152,9 @@ func (p *Pages) fillKeys(ctx context.Context, accountID int64, v *accountView) e
 		if k.RevokedAt != nil {
 			v.Revoked = append(v.Revoked, row)
 			continue
+		}
+		if k.ID == v.Rename.ID {
+			row.NewName, row.RenameError = v.Rename.Name, v.Rename.Error
 		}
 		v.Keys = append(v.Keys, row)
 	}
@@ -256,15 +270,7 @@ func seeAccount(w http.ResponseWriter, r *http.Request, notice, anchor string) {
 func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
 	acct := signedIn(r)
 	name := strings.TrimSpace(r.PostFormValue("name"))
-	v := accountView{KeyName: name}
-	switch {
-	case name == "":
-		v.KeyError = failure.Missing("name")
-		v.KeyError.Detail = "Give the key a name, so that you can tell it apart later."
-	case utf8.RuneCountInString(name) > maxKeyName || !utf8.ValidString(name) || strings.ContainsFunc(name, isControl):
-		v.KeyError = failure.TooLong("name", 1, maxKeyName, "characters without control characters")
-		v.KeyError.Detail = fmt.Sprintf("A key name is at most %d characters, without control characters.", maxKeyName)
-	}
+	v := accountView{KeyName: name, KeyError: checkKeyName(name)}
 	if v.KeyError == nil {
 		keys, err := p.cfg.Store.Keys(r.Context(), acct.ID)
 		if err != nil {
@@ -292,6 +298,22 @@ func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
 	}
 	v.NewKey, v.NewKeyName, v.KeyName = secret, name, ""
 	p.showAccount(w, r, v)
+}
+
+// checkKeyName refuses a trimmed key name that is empty, too long or
+// holds control characters, for creating and renaming alike.
+func checkKeyName(name string) *failure.Error {
+	switch {
+	case name == "":
+		refused := failure.Missing("name")
+		refused.Detail = "Give the key a name, so that you can tell it apart later."
+		return refused
+	case utf8.RuneCountInString(name) > maxKeyName || !utf8.ValidString(name) || strings.ContainsFunc(name, isControl):
+		refused := failure.TooLong("name", 1, maxKeyName, "characters without control characters")
+		refused.Detail = fmt.Sprintf("A key name is at most %d characters, without control characters.", maxKeyName)
+		return refused
+	}
+	return nil
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
@@ -336,6 +358,32 @@ func (p *Pages) RevokeKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seeAccount(w, r, "key-revoked", "keys")
+}
+
+// RenameKey serves POST /account/keys/{id}/rename; a refused name shows
+// the account area with the key's form open and the reason.
+func (p *Pages) RenameKey(w http.ResponseWriter, r *http.Request) {
+	k, ok := p.workingKey(w, r)
+	if !ok {
+		return
+	}
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	if refused := checkKeyName(name); refused != nil {
+		v := accountView{}
+		v.Rename.ID, v.Rename.Name, v.Rename.Error = k.ID, name, refused
+		p.showAccount(w, r, v)
+		return
+	}
+	err := p.cfg.Store.RenameKey(r.Context(), signedIn(r).ID, k.ID, name)
+	if errors.Is(err, store.ErrNotFound) { // revoked meanwhile
+		p.fail(w, r, "No such key", failure.NotFound("This account has no working key with that id; it may be revoked already."))
+		return
+	}
+	if err != nil {
+		p.internal(w, r, err)
+		return
+	}
+	seeAccount(w, r, "key-renamed", "keys")
 }
 
 // Disconnect serves POST /account/connections/{id}/disconnect.

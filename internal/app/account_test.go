@@ -592,6 +592,7 @@ func TestCrossSiteFormsChangeNothing(t *testing.T) {
 		{"/sign-out", url.Values{}},
 		{"/account/keys", url.Values{"name": {"stolen"}}},
 		{"/account/keys/" + keys[0].ID + "/revoke", url.Values{}},
+		{"/account/keys/" + keys[0].ID + "/rename", url.Values{"name": {"stolen"}}},
 		{"/account/interests", url.Values{"tags": {"job"}, "frequency": {"daily"}}},
 		{"/account/interests/stop", url.Values{}},
 		{"/account/delete", url.Values{"confirm": {"dev@example.com"}}},
@@ -607,7 +608,7 @@ func TestCrossSiteFormsChangeNothing(t *testing.T) {
 			}
 		}
 	}
-	if after, _ := ta.Store().Keys(ctx, 1); len(after) != len(keys) || after[0].RevokedAt != nil {
+	if after, _ := ta.Store().Keys(ctx, 1); len(after) != len(keys) || after[0].RevokedAt != nil || after[0].Name != keys[0].Name {
 		t.Errorf("keys changed: %+v", after)
 	}
 	if _, err := ta.Store().Interests(ctx, 1); err == nil {
@@ -692,6 +693,8 @@ func TestKeysInTheAccount(t *testing.T) {
 	wantPage(t, resp, body, http.StatusNotFound)
 	resp, body = b.get(revoke)
 	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.post("/account/keys/"+id+"/rename", url.Values{"name": {"again"}})
+	wantPage(t, resp, body, http.StatusNotFound)
 
 	// The revoked key stays listed, with the time of its revocation, and
 	// nothing more to do with it.
@@ -706,8 +709,8 @@ func TestKeysInTheAccount(t *testing.T) {
 	if !strings.Contains(body, "Revoked keys") || !revokedRow.MatchString(body) {
 		t.Errorf("the revoked key is not listed as revoked with its date:\n%s", body)
 	}
-	if strings.Contains(body, revoke) {
-		t.Error("the revoked key can still be revoked from the account page")
+	if strings.Contains(body, revoke) || strings.Contains(body, "/account/keys/"+id+"/rename") {
+		t.Error("the revoked key can still be revoked or renamed from the account page")
 	}
 
 	// Another account's key is not this account's to revoke.
@@ -717,6 +720,11 @@ func TestKeysInTheAccount(t *testing.T) {
 	wantPage(t, resp, body, http.StatusNotFound)
 	resp, body = b.get("/account/keys/" + k.ID + "/revoke")
 	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.post("/account/keys/"+k.ID+"/rename", url.Values{"name": {"stolen"}})
+	wantPage(t, resp, body, http.StatusNotFound)
+	if theirs, _ := ta.Store().Keys(context.Background(), other.ID); theirs[0].Name != "theirs" {
+		t.Errorf("another account's key was renamed to %q", theirs[0].Name)
+	}
 	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+otherKey)
 	wantStatus(t, resp, raw, http.StatusOK)
 
@@ -724,6 +732,55 @@ func TestKeysInTheAccount(t *testing.T) {
 	wantPage(t, resp, body, http.StatusBadRequest)
 	resp, body = b.post("/account/keys", url.Values{"name": {"big"}, "pad": {strings.Repeat("x", 40<<10)}})
 	wantPage(t, resp, body, http.StatusRequestEntityTooLarge)
+}
+
+// TestRenameKey renames a key from the account area, bounded and escaped
+// as names are at creation.
+func TestRenameKey(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	ctx := context.Background()
+	resp, body := b.post("/account/keys", url.Values{"name": {"old"}})
+	wantPage(t, resp, body, http.StatusOK)
+	keys, _ := ta.Store().Keys(ctx, 1)
+	id := keys[0].ID
+	rename := "/account/keys/" + id + "/rename"
+	body = b.mustGet(t, "/account")
+	if !strings.Contains(body, `action="`+rename+`"`) {
+		t.Fatalf("the key has no rename form:\n%s", body)
+	}
+
+	resp, body = b.post(rename, url.Values{"name": {"  <b>new</b>  "}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	if loc := resp.Header.Get("Location"); loc != "/account?notice=key-renamed#keys" {
+		t.Errorf("Location = %q", loc)
+	}
+	if keys, _ := ta.Store().Keys(ctx, 1); keys[0].Name != "<b>new</b>" {
+		t.Errorf("name = %q, want <b>new</b>", keys[0].Name)
+	}
+	body = b.mustGet(t, "/account?notice=key-renamed")
+	if !strings.Contains(body, "&lt;b&gt;new&lt;/b&gt;") || strings.Contains(body, "<b>new</b>") {
+		t.Errorf("the new name is missing or not escaped:\n%s", body)
+	}
+
+	for _, tt := range []struct{ name, value string }{
+		{"empty", "   "},
+		{"too long", strings.Repeat("é", 101)},
+		{"control character", "new\x1bname"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := b.post(rename, url.Values{"name": {tt.value}})
+			wantPage(t, resp, body, http.StatusBadRequest)
+			if !strings.Contains(body, `id="rename-error"`) || !strings.Contains(body, "<details open>") {
+				t.Errorf("the refused name is not explained at its form:\n%s", body)
+			}
+			if keys, _ := ta.Store().Keys(ctx, 1); keys[0].Name != "<b>new</b>" {
+				t.Errorf("name = %q after a refused rename", keys[0].Name)
+			}
+		})
+	}
+	resp, body = b.post("/account/keys/key_none/rename", url.Values{"name": {"x"}})
+	wantPage(t, resp, body, http.StatusNotFound)
 }
 
 func TestAccountPages(t *testing.T) {

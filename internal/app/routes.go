@@ -73,6 +73,7 @@ func (a *App) routes() http.Handler {
 		http.MethodGet:  signedIn(a.account.RevokeKeyForm),
 		http.MethodPost: form(signedIn(a.account.RevokeKey)),
 	}))
+	mux.Handle("/account/keys/{id}/rename", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.RenameKey))}))
 	mux.Handle("/account/connections/{id}/disconnect", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.Disconnect))}))
 	mux.Handle("/account/interests", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.SaveInterests))}))
 	mux.Handle("/account/interests/stop", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.StopInterests))}))

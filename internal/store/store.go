@@ -117,6 +117,9 @@ type Accounts interface {
 	// RevokeKey revokes a key; ErrNotFound if it does not exist or is
 	// already revoked.
 	RevokeKey(ctx context.Context, keyID string, now time.Time) error
+	// RenameKey renames one of the account's unrevoked keys; ErrNotFound
+	// if the account has no such key or it is revoked.
+	RenameKey(ctx context.Context, accountID int64, keyID, name string) error
 	// KeyByHash finds an unrevoked key by the hash of its secret, with its
 	// account; ErrNotFound otherwise.
 	KeyByHash(ctx context.Context, hash []byte) (model.APIKey, []byte, model.Account, error)

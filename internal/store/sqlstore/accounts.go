@@ -136,6 +136,17 @@ func (q *Queries) RevokeKey(ctx context.Context, keyID string, now time.Time) er
 	return Wrap("revoke key", err)
 }
 
+// RenameKey renames an unrevoked key of the account. A name plays no part
+// in authentication, so the credentials' generation stays.
+func (q *Queries) RenameKey(ctx context.Context, accountID int64, keyID, name string) error {
+	n, err := q.exec(ctx, `UPDATE api_keys SET name = ? WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`,
+		name, keyID, accountID)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return Wrap("rename key", err)
+}
+
 // KeyByHash finds an unrevoked key and its account by the key's hash.
 func (q *Queries) KeyByHash(ctx context.Context, hash []byte) (model.APIKey, []byte, model.Account, error) {
 	var a model.Account

@@ -562,6 +562,18 @@ func testAccountsAndKeys(t *testing.T, st store.Store) {
 	if err != nil || len(keys) != 1 || keys[0].LastUsed == nil || !keys[0].LastUsed.Equal(now.Add(time.Hour)) {
 		t.Fatalf("Keys = %+v, %v", keys, err)
 	}
+	if err := st.RenameKey(ctx, a.ID, "key_1", "work laptop"); err != nil {
+		t.Fatal(err)
+	}
+	if key, _, _, err := st.KeyByHash(ctx, hash); err != nil || key.Name != "work laptop" {
+		t.Errorf("renamed key = %+v, %v", key, err)
+	}
+	if err := st.RenameKey(ctx, a.ID+1000, "key_1", "stolen"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("rename by another account = %v, want ErrNotFound", err)
+	}
+	if err := st.RenameKey(ctx, a.ID, "key_none", "x"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("rename of an unknown key = %v, want ErrNotFound", err)
+	}
 	revokedAt := now.Add(2 * time.Hour)
 	if err := st.RevokeKey(ctx, "key_1", revokedAt); err != nil {
 		t.Fatal(err)
@@ -572,9 +584,12 @@ func testAccountsAndKeys(t *testing.T, st store.Store) {
 	if err := st.RevokeKey(ctx, "key_1", now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("second revoke = %v, want ErrNotFound", err)
 	}
+	if err := st.RenameKey(ctx, a.ID, "key_1", "again"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("rename of a revoked key = %v, want ErrNotFound", err)
+	}
 	// A revoked key stays listed, marked with its revocation.
 	keys, err = st.Keys(ctx, a.ID)
-	if err != nil || len(keys) != 1 || keys[0].RevokedAt == nil || !keys[0].RevokedAt.Equal(revokedAt) {
+	if err != nil || len(keys) != 1 || keys[0].Name != "work laptop" || keys[0].RevokedAt == nil || !keys[0].RevokedAt.Equal(revokedAt) {
 		t.Errorf("Keys after revoking = %+v, %v", keys, err)
 	}
 }
@@ -658,6 +673,7 @@ func testCredentialGeneration(t *testing.T, st store.Store) {
 		{"set limits", true, func() error {
 			return st.SetLimits(ctx, a.ID, model.Limits{DailyRequests: 9, MinuteRequests: 3, DailySearches: 1, ConcurrentSearches: 1})
 		}},
+		{"rename key", false, func() error { return st.RenameKey(ctx, a.ID, "key_g", "renamed") }},
 		{"revoke key", true, func() error { return st.RevokeKey(ctx, "key_g", base.Add(2*time.Hour)) }},
 		{"delete account", true, func() error { return st.DeleteAccount(ctx, a.ID) }},
 	}
@@ -698,6 +714,7 @@ func testErrorsNameTheOperation(t *testing.T, st store.Store) {
 		{"create key", func() error { return st.CreateKey(ctx, model.APIKey{ID: "k", AccountID: 1}, []byte("h")) }},
 		{"list keys", func() error { _, err := st.Keys(ctx, 1); return err }},
 		{"revoke key", func() error { return st.RevokeKey(ctx, "k", now) }},
+		{"rename key", func() error { return st.RenameKey(ctx, 1, "k", "n") }},
 		{"key by hash", func() error { _, _, _, err := st.KeyByHash(ctx, []byte("h")); return err }},
 		{"touch key", func() error { return st.TouchKey(ctx, "k", now) }},
 		{"take request", func() error { _, err := st.TakeRequest(ctx, 1, model.InitialLimits, now); return err }},
