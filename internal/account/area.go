@@ -17,6 +17,7 @@ import (
 	"signals/internal/problem"
 	"signals/internal/session"
 	"signals/internal/store"
+	"signals/internal/web"
 )
 
 // maxKeys bounds the keys one account holds at once.
@@ -89,6 +90,14 @@ type interestsView struct {
 	Summary   string
 	Hour      string
 	Tags      []option
+	Regions   []regionOptions
+}
+
+// regionOptions are the countries of one region; Open shows them at once
+// when one is chosen.
+type regionOptions struct {
+	Name      string
+	Open      bool
 	Countries []option
 }
 
@@ -215,31 +224,34 @@ func (p *Pages) fillInterests(ctx context.Context, accountID int64, r *http.Requ
 		v.Interests.Frequency = shown.Frequency
 	}
 	for _, t := range model.Tags {
-		v.Interests.Tags = append(v.Interests.Tags, option{t, words(t), slices.Contains(shown.Tags, t)})
+		v.Interests.Tags = append(v.Interests.Tags, option{t, web.TagLabel(t), slices.Contains(shown.Tags, t)})
 	}
-	for _, c := range model.Countries {
-		v.Interests.Countries = append(v.Interests.Countries, option{c, words(c), slices.Contains(shown.Countries, c)})
+	for _, r := range model.Regions {
+		ro := regionOptions{Name: r.Name}
+		for _, c := range r.Countries {
+			o := option{c, web.CountryLabel(c), slices.Contains(shown.Countries, c)}
+			ro.Open = ro.Open || o.Checked
+			ro.Countries = append(ro.Countries, o)
+		}
+		v.Interests.Regions = append(v.Interests.Regions, ro)
 	}
 	return nil
 }
 
-// words writes a key such as product_launch as words.
-func words(key string) string { return strings.ReplaceAll(key, "_", " ") }
-
 func summary(in model.Interests) string {
 	var parts []string
-	list := func(keys []string) string {
+	list := func(keys []string, name func(string) string) string {
 		out := make([]string, len(keys))
 		for i, k := range keys {
-			out[i] = words(k)
+			out[i] = name(k)
 		}
 		return strings.Join(out, ", ")
 	}
 	if len(in.Tags) > 0 {
-		parts = append(parts, "kinds: "+list(in.Tags))
+		parts = append(parts, "kinds: "+list(in.Tags, web.TagLabel))
 	}
 	if len(in.Countries) > 0 {
-		parts = append(parts, "countries: "+list(in.Countries))
+		parts = append(parts, "countries: "+list(in.Countries, web.CountryLabel))
 	}
 	return strings.Join(parts, "; ")
 }

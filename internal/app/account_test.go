@@ -1223,3 +1223,42 @@ func mailParts(t *testing.T, msg *mail.Message) (text, html string) {
 		}
 	}
 }
+
+// TestInterestsFormReadsAsTheFeed names kinds and countries as the feed's
+// filters do, and lists countries as checkboxes grouped by region.
+func TestInterestsFormReadsAsTheFeed(t *testing.T) {
+	ta := newTestApp(t)
+	b := signedInBrowser(t, ta)
+	body := b.mustGet(t, "/account")
+	for _, want := range []string{
+		`<label for="tag-physical_ai">Physical AI</label>`,
+		`<summary>Africa</summary>`, `<legend class="visually-hidden">Africa</legend>`,
+		`<summary>Americas</summary>`, `<summary>Asia</summary>`, `<summary>Europe</summary>`, `<summary>Oceania</summary>`,
+		`<input type="checkbox" id="country-cote_d_ivoire" name="countries" value="cote_d_ivoire"><label for="country-cote_d_ivoire">Côte d&#39;Ivoire</label>`,
+		`<label for="country-guinea_bissau">Guinea-Bissau</label>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the account page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "<select") {
+		t.Error("countries are still a select list")
+	}
+	resp, body := b.post("/account/interests", url.Values{"tags": {"physical_ai"}, "countries": {"cote_d_ivoire", "canada"}, "frequency": {"weekly"}})
+	wantPage(t, resp, body, http.StatusSeeOther)
+	body = b.mustGet(t, "/account")
+	for _, want := range []string{
+		"(kinds: Physical AI; countries: Canada, Côte d&#39;Ivoire)",
+		`<details open>
+<summary>Africa</summary>`,
+		`<input type="checkbox" id="country-cote_d_ivoire" name="countries" value="cote_d_ivoire" checked>`,
+		`<input type="checkbox" id="country-canada" name="countries" value="canada" checked>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("after saving, the account page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "<details open>\n<summary>Europe</summary>") {
+		t.Error("a region with no chosen country is open")
+	}
+}

@@ -112,7 +112,7 @@ func feedTitle(q model.ListQuery) string {
 	names(q.Tags, func(v string) string { return label(tagLabels, v) })
 	names(q.Sources, func(v string) string { return label(sourceLabels, v) })
 	names(q.Languages, func(v string) string { return label(languageLabels, v) })
-	names(q.Countries, countryLabel)
+	names(q.Countries, CountryLabel)
 	if q.Q != "" {
 		parts = append(parts, "“"+q.Q+"”")
 	}

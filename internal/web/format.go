@@ -20,6 +20,10 @@ var (
 	languageLabels = map[string]string{"en": "English", "fr": "French", "other": "Other languages"}
 )
 
+// TagLabel is the name people read for a kind of signal: "physical_ai" →
+// "Physical AI".
+func TagLabel(tag string) string { return label(tagLabels, tag) }
+
 func label(labels map[string]string, v string) string {
 	if l, ok := labels[v]; ok {
 		return l
@@ -27,9 +31,22 @@ func label(labels map[string]string, v string) string {
 	return v
 }
 
-// countryLabel turns a country key into its name: "united_states" →
-// "United States", "bosnia_and_herzegovina" → "Bosnia and Herzegovina".
-func countryLabel(key string) string {
+// countryNames are the names a country key cannot be turned into word by
+// word: their accents, apostrophes and hyphens.
+var countryNames = map[string]string{
+	"cote_d_ivoire":         "Côte d'Ivoire",
+	"guinea_bissau":         "Guinea-Bissau",
+	"timor_leste":           "Timor-Leste",
+	"sao_tome_and_principe": "São Tomé and Príncipe",
+}
+
+// CountryLabel turns a country key into its name: "united_states" →
+// "United States", "bosnia_and_herzegovina" → "Bosnia and Herzegovina",
+// "cote_d_ivoire" → "Côte d'Ivoire".
+func CountryLabel(key string) string {
+	if name, ok := countryNames[key]; ok {
+		return name
+	}
 	words := strings.Split(key, "_")
 	for i, w := range words {
 		switch {

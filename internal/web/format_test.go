@@ -119,10 +119,10 @@ func FuzzMarkdownEscaping(f *testing.F) {
 func TestCountryLabel(t *testing.T) {
 	for key, want := range map[string]string{
 		"united_states": "United States", "bosnia_and_herzegovina": "Bosnia and Herzegovina",
-		"cote_d_ivoire": "Cote d Ivoire", "democratic_republic_of_the_congo": "Democratic Republic of the Congo",
+		"cote_d_ivoire": "Côte d'Ivoire", "guinea_bissau": "Guinea-Bissau", "democratic_republic_of_the_congo": "Democratic Republic of the Congo",
 	} {
-		if got := countryLabel(key); got != want {
-			t.Errorf("countryLabel(%q) = %q, want %q", key, got, want)
+		if got := CountryLabel(key); got != want {
+			t.Errorf("CountryLabel(%q) = %q, want %q", key, got, want)
 		}
 	}
 }

@@ -421,7 +421,7 @@ func newFormView(q model.ListQuery, countries []string) *formView {
 			slices.Sort(countries)
 		}
 	}
-	f.Countries = options(countries, q.Countries, countryLabel)
+	f.Countries = options(countries, q.Countries, CountryLabel)
 	if q.ObservedAfter != nil {
 		f.ObservedAfter = q.ObservedAfter.String()
 	}
@@ -460,7 +460,7 @@ func newSignalView(s model.Signal) signalView {
 		SourceURL: model.SafeURL(s.SourceURL), Href: SignalPath(s.ID),
 	}
 	if s.Country != "" {
-		v.CountryLabel = countryLabel(s.Country)
+		v.CountryLabel = CountryLabel(s.Country)
 	}
 	if s.Language == "en" || s.Language == "fr" {
 		v.Lang = s.Language
@@ -488,7 +488,7 @@ func filterSummary(q model.ListQuery) []string {
 		parts = append(parts, "language "+names(q.Languages, func(v string) string { return label(languageLabels, v) }))
 	}
 	if len(q.Countries) > 0 {
-		parts = append(parts, "country "+names(q.Countries, countryLabel))
+		parts = append(parts, "country "+names(q.Countries, CountryLabel))
 	}
 	if q.Q != "" {
 		parts = append(parts, fmt.Sprintf("words %q", q.Q))
