@@ -540,3 +540,32 @@ func TestSitePastTheEnd(t *testing.T) {
 		t.Errorf("Markdown:\n%s", md)
 	}
 }
+
+// The filter form sends its empty fields; the feed answers with its address
+// without them, so that the address bar and shared links stay short, and a
+// change of a chip submits the form where htmx runs.
+func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
+	ta := newSiteApp(t)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tt := range []struct{ query, location string }{
+		{"?tags=job&language=&country=&q=", "/?tags=job"},
+		{"?language=&country=&q=", "/"},
+		{"?tags=&tags=job&sources=microblog&q=", "/?sources=microblog&tags=job"},
+	} {
+		req, err := http.NewRequest(http.MethodGet, ta.srv.URL+"/"+tt.query, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, body := ta.sendWith(noFollow, req)
+		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != tt.location {
+			t.Errorf("%s: %d to %q, want 303 to %q\n%s", tt.query, resp.StatusCode, resp.Header.Get("Location"), tt.location, body)
+		}
+	}
+	resp, body := ta.get("/?tags=job", "Authorization", "")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+	if !bytes.Contains(body, []byte(`aria-label="Filter signals" data-hx-trigger="change, submit"`)) {
+		t.Error("the filter form does not submit on a change")
+	}
+}

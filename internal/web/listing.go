@@ -42,11 +42,22 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, err)
 		return
 	}
-	q, err := api.ParseListQuery(withoutEmpty(v))
+	canonical := withoutEmpty(v)
+	if hasEmpty(v) {
+		// A form sends every field, the empty ones too; the address of
+		// what it shows leaves them out, with or without JavaScript.
+		target := r.URL.Path
+		if len(canonical) > 0 {
+			target += "?" + canonical.Encode()
+		}
+		http.Redirect(w, r, target, http.StatusSeeOther)
+		return
+	}
+	q, err := api.ParseListQuery(canonical)
 	if err != nil {
 		var f *failure.Error
 		if format == HTML && !prefersJSON(r) && errors.As(err, &f) {
-			s.badFilter(w, r, withoutEmpty(v), f)
+			s.badFilter(w, r, canonical, f)
 			return
 		}
 		s.Error(w, r, err)
@@ -134,6 +145,16 @@ func withoutEmpty(v url.Values) url.Values {
 		}
 	}
 	return out
+}
+
+// hasEmpty reports whether v holds an empty value of a listing's parameter.
+func hasEmpty(v url.Values) bool {
+	for name, values := range v {
+		if slices.Contains(api.ListParams, name) && slices.Contains(values, "") {
+			return true
+		}
+	}
+	return false
 }
 
 // hubParams are the parameters of a hub page: its filter is fixed.
