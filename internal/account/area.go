@@ -256,7 +256,7 @@ func summary(in model.Interests) string {
 	return strings.Join(parts, "; ")
 }
 
-func when(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") }
+func when(t time.Time) string { return web.TimeLabel(t) }
 
 func whenPtr(t *time.Time, none string) string {
 	if t == nil {

@@ -75,10 +75,10 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 	if refused, ok := errors.AsType[*throttle.Refused](err); ok {
 		wait := refused.RetryAfter(now)
 		detail := fmt.Sprintf("Too many sign-in links were asked for from here. Use the latest link you received, or try again after %s UTC (about %d minutes).",
-			refused.RetryAt.Format("15:04"), (wait+59)/60)
+			refused.RetryAt.UTC().Format("15:04"), (wait+59)/60)
 		if limit != perAddress {
 			detail = fmt.Sprintf("Several sign-in links were sent to this address in the last %d minutes, and each still works: use the latest one in that inbox, or ask again after %s UTC (about %d minutes).",
-				int(LinkLifetime/time.Minute), refused.RetryAt.Format("15:04"), (wait+59)/60)
+				int(LinkLifetime/time.Minute), refused.RetryAt.UTC().Format("15:04"), (wait+59)/60)
 		}
 		p.fail(w, r, "Too many sign-in links", failure.New(failure.CodeSignInLimitReached, detail).WithRetryAfter(wait))
 		return

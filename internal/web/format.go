@@ -74,11 +74,13 @@ func publishedLabel(t model.Time, precision string) string {
 		return u.Format("2 January 2006")
 	case "hour":
 		return u.Format("2 January 2006, 15:00 UTC")
-	case "minute":
-		return u.Format("2 January 2006, 15:04 UTC")
 	}
-	return u.Format("2 January 2006, 15:04:05 UTC")
+	return TimeLabel(u)
 }
+
+// TimeLabel writes a moment as every page shows one: to the minute, in UTC.
+// Seconds are for machines: <time datetime> and the API keep them.
+func TimeLabel(t time.Time) string { return t.UTC().Format("2 January 2006, 15:04 UTC") }
 
 // publishedISO is the machine-readable form of the same, for <time>.
 func publishedISO(t model.Time, precision string) string {

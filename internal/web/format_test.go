@@ -3,6 +3,9 @@ package web
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"signals/internal/model"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -124,5 +127,22 @@ func TestCountryLabel(t *testing.T) {
 		if got := CountryLabel(key); got != want {
 			t.Errorf("CountryLabel(%q) = %q, want %q", key, got, want)
 		}
+	}
+}
+
+// Pages show moments one way: hours and minutes, UTC.
+func TestTimesShowHoursAndMinutes(t *testing.T) {
+	at := time.Date(2026, 10, 1, 12, 3, 1, 500, time.UTC)
+	for precision, want := range map[string]string{
+		"second": "1 October 2026, 12:03 UTC", "minute": "1 October 2026, 12:03 UTC",
+		"hour": "1 October 2026, 12:00 UTC", "day": "1 October 2026",
+	} {
+		if got := publishedLabel(model.TimeOf(at, 0), precision); got != want {
+			t.Errorf("publishedLabel(%s) = %q, want %q", precision, got, want)
+		}
+	}
+	paris := time.FixedZone("Paris", 2*60*60)
+	if got, want := TimeLabel(at.In(paris)), "1 October 2026, 12:03 UTC"; got != want {
+		t.Errorf("TimeLabel = %q, want %q", got, want)
 	}
 }

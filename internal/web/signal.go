@@ -74,7 +74,7 @@ func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 	v := signalPageView{signalView: newSignalView(sig), Heading: feed.Title(sig), ID: sig.ID,
 		TextChars: sig.TextChars, SnippetChars: model.ListSnippetChars, APIURL: s.base + api.SignalsPath + "/" + url.PathEscape(sig.ID)}
 	if sig.ObservedAt != nil {
-		v.Observed = sig.ObservedAt.Time().Format("2 January 2006, 15:04:05 UTC")
+		v.Observed = TimeLabel(sig.ObservedAt.Time())
 	}
 	pageHeaders(w.Header())
 	if format == Markdown {
