@@ -18,7 +18,9 @@ const DemoEmail = "demo@example.com"
 
 // LoadDemo fills an empty database with the demo signals read from records
 // and creates the demo account, printing its new API key once on out.
-func LoadDemo(ctx context.Context, st store.Store, records io.Reader, out io.Writer, log *slog.Logger) error {
+// program is the command as the operator runs it ("signals", "go run
+// ./cmd/signals"), for the hint given when the account already exists.
+func LoadDemo(ctx context.Context, st store.Store, records io.Reader, out io.Writer, program string, log *slog.Logger) error {
 	n, err := st.CountSignals(ctx)
 	if err != nil {
 		return err
@@ -37,7 +39,7 @@ func LoadDemo(ctx context.Context, st store.Store, records io.Reader, out io.Wri
 	}
 	acct, err := st.CreateAccount(ctx, DemoEmail, time.Now())
 	if errors.Is(err, store.ErrExists) {
-		log.Info("demo account exists; create another key with: signals keys create --email " + DemoEmail)
+		log.Info("demo account exists; create another key with: " + program + " keys create --email " + DemoEmail)
 		return nil
 	}
 	if err != nil {

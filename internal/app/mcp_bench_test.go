@@ -40,7 +40,7 @@ func benchmarkMCPList(b *testing.B, pageSize int) {
 	}
 	b.Cleanup(func() { a.Close() })
 	var out strings.Builder
-	if err := LoadDemo(ctx, a.Store(), demo.Records(), &out, log); err != nil {
+	if err := LoadDemo(ctx, a.Store(), demo.Records(), &out, "signals", log); err != nil {
 		b.Fatal(err)
 	}
 	key := regexp.MustCompile(`sig_[0-9A-Za-z]+`).FindString(out.String())

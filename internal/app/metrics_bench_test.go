@@ -60,7 +60,7 @@ func benchListApp(b *testing.B, opts ...Option) benchApp {
 	}
 	b.Cleanup(func() { a.Close() })
 	var out strings.Builder
-	if err := LoadDemo(ctx, a.Store(), demo.Records(), &out, log); err != nil {
+	if err := LoadDemo(ctx, a.Store(), demo.Records(), &out, "signals", log); err != nil {
 		b.Fatal(err)
 	}
 	if err := a.Store().SetLimits(ctx, 1, model.Limits{DailyRequests: 1 << 30, MinuteRequests: 1 << 30, DailySearches: 10, ConcurrentSearches: 1}); err != nil {

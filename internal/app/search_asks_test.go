@@ -20,7 +20,7 @@ func demoSearchApp(t *testing.T) *testApp {
 	t.Helper()
 	ta := newTestApp(t)
 	ctx := context.Background()
-	if err := LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if err := LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if err := ta.Store().SetLimits(ctx, 1, model.Limits{DailyRequests: 1000, MinuteRequests: 100, DailySearches: 50, ConcurrentSearches: 1}); err != nil {

@@ -21,6 +21,31 @@ type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
+	// Program is the command as the operator runs it, for hints that name
+	// another command; empty means "signals".
+	Program string
+}
+
+// Program names the command that started as argv0 the way its operator
+// typed it: "go run ./cmd/signals" for a binary that go run built in a
+// temporary directory, else argv0 itself ("signals", "./signals").
+func Program(argv0 string) string {
+	slashed := strings.ReplaceAll(argv0, `\`, "/")
+	if strings.Contains(slashed, "/go-build") && strings.Contains(slashed, "/exe/") {
+		return "go run ./cmd/signals"
+	}
+	if argv0 == "" {
+		return "signals"
+	}
+	return argv0
+}
+
+// program is Env.Program or its default.
+func (e Env) program() string {
+	if e.Program == "" {
+		return "signals"
+	}
+	return e.Program
 }
 
 // verb is one command of the command line.

@@ -87,7 +87,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if *withDemo {
-		if err := app.LoadDemo(ctx, a.Store(), demo.Records(), env.Stdout, log); err != nil {
+		if err := app.LoadDemo(ctx, a.Store(), demo.Records(), env.Stdout, env.program(), log); err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}
 	}

@@ -264,3 +264,18 @@ func TestSecondServeThroughASymlinkIsRefused(t *testing.T) {
 		t.Errorf("the first serve exited %d:\n%s", code, stderr.String())
 	}
 }
+
+func TestProgram(t *testing.T) {
+	for argv0, want := range map[string]string{
+		"/tmp/go-build1234567/b001/exe/signals":                         "go run ./cmd/signals",
+		`C:\Users\a\AppData\Local\Temp\go-build99\b001\exe\signals.exe`: "go run ./cmd/signals",
+		"signals":          "signals",
+		"./signals":        "./signals",
+		"/usr/bin/signals": "/usr/bin/signals",
+		"":                 "signals",
+	} {
+		if got := Program(argv0); got != want {
+			t.Errorf("Program(%q) = %q, want %q", argv0, got, want)
+		}
+	}
+}
