@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"signals/internal/session"
 )
 
 // Consent is what the OAuth consent page shows and posts back.
@@ -33,6 +35,9 @@ type Field struct {
 type consentView struct {
 	Consent
 	RedirectHost string
+	// Here is this page's own address, where signing in as someone else
+	// returns to.
+	Here string
 }
 
 // Consent shows the OAuth consent page of DESIGN §10. The form may send
@@ -46,7 +51,7 @@ func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c Consent) {
 	}
 	// The title cannot hold <bdi>: first-strong and pop directional
 	// isolates (U+2068, U+2069) keep the name's bidi controls inside it.
-	v := view{Title: "Allow \u2068" + c.ClientName + "\u2069?", Consent: &consentView{Consent: c, RedirectHost: u.Host}}
+	v := view{Title: "Allow \u2068" + c.ClientName + "\u2069?", Consent: &consentView{Consent: c, RedirectHost: u.Host, Here: session.LocalPath(r.URL.RequestURI())}}
 	if cspSource(u.Host) {
 		v.formAction = u.Scheme + "://" + u.Host
 	}

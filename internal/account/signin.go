@@ -227,12 +227,18 @@ func (p *Pages) Confirm(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
-// SignOut serves POST /sign-out: the session ends on the server too.
+// SignOut serves POST /sign-out: the session ends on the server too. An
+// optional next (a local path) is kept for the sign-in page, so that
+// someone who switches account on the consent page comes back to it.
 func (p *Pages) SignOut(w http.ResponseWriter, r *http.Request) {
 	if err := p.cfg.Sessions.End(w, r); err != nil {
 		p.internal(w, r, err)
 		return
 	}
+	target := session.SignInPath + "?notice=signed-out"
+	if next := session.LocalPath(r.PostFormValue("next")); next != "" {
+		target += "&next=" + url.QueryEscape(next)
+	}
 	private(w)
-	http.Redirect(w, r, session.SignInPath+"?notice=signed-out", http.StatusSeeOther)
+	http.Redirect(w, r, target, http.StatusSeeOther)
 }

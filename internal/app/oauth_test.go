@@ -786,3 +786,35 @@ func jsonEqual(got, want any) bool {
 	b, _ := json.Marshal(want)
 	return string(a) == string(b)
 }
+
+// The consent page names the account that would be connected, and signing
+// out from it leads back to the same request once signed in again.
+func TestOAuthConsentNamesTheAccount(t *testing.T) {
+	ta := newTestApp(t)
+	client := register(t, ta.srv.URL, "Claude")
+	b := signedInBrowser(t, ta)
+	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
+		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
+		"scope": {"signals:read"}, "state": {"x"}}
+	authorize := "/oauth/authorize?" + q.Encode()
+	resp, body := b.get(authorize)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+	for _, want := range []string{
+		"Signed in as <strong><bdi>dev@example.com</bdi></strong>.",
+		`<form class="inline" method="post" action="/sign-out"><input type="hidden" name="next" value="` + html.EscapeString(authorize) + `">`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the consent page lacks %q\n%s", want, body)
+		}
+	}
+	resp, body = b.post("/sign-out", url.Values{"next": {authorize}})
+	if want := "/sign-in?notice=signed-out&next=" + url.QueryEscape(authorize); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != want {
+		t.Fatalf("sign-out: %d to %q, want 303 to %q\n%s", resp.StatusCode, resp.Header.Get("Location"), want, body)
+	}
+	resp, _ = b.post("/sign-out", url.Values{"next": {"https://evil.example/"}})
+	if resp.Header.Get("Location") != "/sign-in?notice=signed-out" {
+		t.Errorf("sign-out follows a foreign next to %q", resp.Header.Get("Location"))
+	}
+}
