@@ -51,6 +51,10 @@ type Connections interface {
 	// Disconnect revokes the connection's tokens at once; ErrNotFound
 	// if the account has no such connection.
 	Disconnect(ctx context.Context, accountID int64, id string) error
+	// AppAsking names the app whose authorization request the local
+	// path next is, so that the sign-in page says who asks; "" when next
+	// is no such request.
+	AppAsking(ctx context.Context, next string) string
 }
 
 // Layout frames the pages in the site's one layout and navigation, and

@@ -22,6 +22,9 @@ type view struct {
 	// The sign-in form: what was typed, where to go next, what was wrong.
 	FormEmail, Next string
 	FormError       *failure.Error
+	// App is the app whose authorization request Next is (third-party
+	// text), named on the sign-in page.
+	App string
 	// Token is the one-time token a confirmation form posts.
 	Token string
 	// Account is the account area.

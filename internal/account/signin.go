@@ -44,8 +44,17 @@ var (
 
 // SignInForm serves GET /sign-in.
 func (p *Pages) SignInForm(w http.ResponseWriter, r *http.Request) {
+	next := session.LocalPath(r.URL.Query().Get("next"))
 	p.render(w, r, http.StatusOK, "sign-in", view{Title: "Sign in",
-		Next: session.LocalPath(r.URL.Query().Get("next")), Notice: notices[r.URL.Query().Get("notice")]})
+		Next: next, App: p.appAsking(r, next), Notice: notices[r.URL.Query().Get("notice")]})
+}
+
+// appAsking names the app whose authorization request next is, if any.
+func (p *Pages) appAsking(r *http.Request, next string) string {
+	if next == "" || p.cfg.Connections == nil {
+		return ""
+	}
+	return p.cfg.Connections.AppAsking(r.Context(), next)
 }
 
 // RequestLink serves POST /sign-in: whether or not an account has the
@@ -57,7 +66,7 @@ func (p *Pages) RequestLink(w http.ResponseWriter, r *http.Request) {
 	email, refused := normalEmail(typed)
 	if refused != nil {
 		p.render(w, r, problem.Status(refused.Code), "sign-in", view{Title: "Sign in", FormEmail: visible(typed), Next: next,
-			FormError: refused})
+			App: p.appAsking(r, next), FormError: refused})
 		return
 	}
 	now := p.now()

@@ -818,3 +818,29 @@ func TestOAuthConsentNamesTheAccount(t *testing.T) {
 		t.Errorf("sign-out follows a foreign next to %q", resp.Header.Get("Location"))
 	}
 }
+
+// Sent to sign in by an app, a person reads which app asks, isolated so
+// that its name cannot turn the sentence around.
+func TestOAuthSignInNamesTheApp(t *testing.T) {
+	ta := newTestApp(t)
+	name := "\u202Eelgoog\u2066 & co"
+	client := register(t, ta.srv.URL, name)
+	b := newBrowser(ta)
+	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
+		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
+		"scope": {"signals:read"}, "state": {"x"}}
+	resp, body := b.get("/oauth/authorize?" + q.Encode())
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+	_, body = b.get(resp.Header.Get("Location"))
+	if want := "<strong><bdi>" + html.EscapeString(name) + "</bdi></strong> asks to use Signals"; !strings.Contains(body, want) {
+		t.Errorf("the sign-in page lacks %q\n%s", want, body)
+	}
+	q.Set("redirect_uri", "https://elsewhere.example/cb")
+	for _, next := range []string{"/account", "/oauth/authorize?" + q.Encode(), "/oauth/authorize?client_id=nobody"} {
+		if _, body := b.get("/sign-in?next=" + url.QueryEscape(next)); strings.Contains(body, "asks to use Signals") {
+			t.Errorf("next %s: the sign-in page names an app", next)
+		}
+	}
+}

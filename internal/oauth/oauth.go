@@ -15,6 +15,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -175,6 +177,22 @@ func (s *Server) Connections(ctx context.Context, accountID int64) ([]account.Co
 			Scopes: g.Scopes, ConnectedAt: g.CreatedAt, LastUsed: g.LastUsed})
 	}
 	return out, nil
+}
+
+// AppAsking names the app whose authorization request the local path next
+// is, for the sign-in page on the way to consent: only a registered client
+// with one of its own redirect URIs is named.
+func (s *Server) AppAsking(ctx context.Context, next string) string {
+	u, err := url.Parse(next)
+	if err != nil || u.Path != AuthorizePath {
+		return ""
+	}
+	q := u.Query()
+	c, err := s.cfg.Store.OAuthClient(ctx, q.Get("client_id"))
+	if err != nil || !slices.Contains(c.RedirectURIs, q.Get("redirect_uri")) {
+		return ""
+	}
+	return displayName(c.Name)
 }
 
 // Disconnect ends a connection: its access and refresh tokens stop working
