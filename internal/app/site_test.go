@@ -494,7 +494,7 @@ func TestSiteBadFilterForm(t *testing.T) {
 			}
 			for _, want := range []string{
 				`<form class="filters"`,
-				`<input type="checkbox" name="tags" value="job" checked>`,
+				`<input type="checkbox" id="f-tags-job" name="tags" value="job" checked>`,
 				`id="` + tt.errorID + `" class="error" role="alert">`,
 				"<code>invalid_parameter</code>",
 			} {
@@ -543,7 +543,7 @@ func TestSitePastTheEnd(t *testing.T) {
 
 // The filter form sends its empty fields; the feed answers with its address
 // without them, so that the address bar and shared links stay short, and a
-// change of a chip submits the form where htmx runs.
+// change of a chip or a list submits the form where JavaScript runs.
 func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
 	ta := newSiteApp(t)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -565,7 +565,19 @@ func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("%d\n%s", resp.StatusCode, body)
 	}
-	if !bytes.Contains(body, []byte(`aria-label="Filter signals" data-hx-trigger="change, submit"`)) {
-		t.Error("the filter form does not submit on a change")
+	if !bytes.Contains(body, []byte(`aria-label="Filter signals" data-autosubmit>`)) {
+		t.Error("the filter form is not marked to submit on a change")
+	}
+	// htmx puts the focus back on the chip pressed, by its id.
+	if !bytes.Contains(body, []byte(`<input type="checkbox" id="f-tags-job" name="tags" value="job" checked>`)) {
+		t.Error("the chips have no ids")
+	}
+	src := regexp.MustCompile(`<script src="(/assets/site[^"]*\.js)"`).FindSubmatch(body)
+	if src == nil {
+		t.Fatal("no site script on the page")
+	}
+	_, script := ta.get(string(src[1]), "Authorization", "")
+	if !bytes.Contains(script, []byte(`form.hasAttribute("data-autosubmit")`)) || !bytes.Contains(script, []byte("form.requestSubmit()")) {
+		t.Error("the site's script does not submit a data-autosubmit form on a change")
 	}
 }

@@ -25,3 +25,18 @@
   document.addEventListener("DOMContentLoaded", function () { wire(document); });
   document.addEventListener("htmx:afterSettle", function (e) { wire(e.target); });
 })();
+
+// Filter forms: a form with data-autosubmit submits as soon as one of its
+// checkboxes or lists changes, through htmx where it runs. Text fields
+// wait for Enter or the form's button, which stays for pages without
+// JavaScript.
+(function () {
+  "use strict";
+  document.addEventListener("change", function (e) {
+    var field = e.target;
+    var form = field.form;
+    if (!form || !form.hasAttribute("data-autosubmit")) return;
+    if (field.type !== "checkbox" && field.tagName !== "SELECT") return;
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  });
+})();
