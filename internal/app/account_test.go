@@ -31,6 +31,7 @@ import (
 	"signals/internal/session"
 	"signals/internal/store"
 	"signals/internal/store/storetest"
+	"signals/internal/web"
 )
 
 // testConfig is the configuration of a test app: a fresh database, and
@@ -705,7 +706,7 @@ func TestKeysInTheAccount(t *testing.T) {
 	}
 	body = b.mustGet(t, "/account")
 	revokedRow := regexp.MustCompile(`<tr>\s*<td><bdi>laptop &lt;script&gt;</bdi></td><td><code>[^<]+</code></td><td>[^<]+</td><td>` +
-		regexp.QuoteMeta(keys[i].RevokedAt.UTC().Format("2 Jan 2006 15:04 UTC")) + `</td>\s*</tr>`)
+		regexp.QuoteMeta(web.TimeLabel(*keys[i].RevokedAt)) + `</td>\s*</tr>`)
 	if !strings.Contains(body, "Revoked keys") || !revokedRow.MatchString(body) {
 		t.Errorf("the revoked key is not listed as revoked with its date:\n%s", body)
 	}
