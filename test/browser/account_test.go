@@ -75,10 +75,13 @@ func TestAccountInChromium(t *testing.T) {
 				t.Fatalf("GET /api/v1/signals with the new key: %d, want 200", got)
 			}
 
-			b.run("revoke", chromedp.Click(`button[aria-label="Revoke key browser key"]`, chromedp.ByQuery, chromedp.NodeVisible))
+			// Revoking asks first, on a page of its own.
+			b.run("revoke", chromedp.Click(`//a[starts-with(normalize-space(.), "Revoke…")][.//bdi[.="browser key"]]`, chromedp.BySearch, chromedp.NodeVisible))
+			b.waitFor("the confirmation", `/^\/account\/keys\/[^/]+\/revoke$/.test(location.pathname) &&
+				document.querySelector('main h1').textContent.includes('browser key')`)
+			b.run("confirm the revocation", chromedp.Click(`form[action$="/revoke"] button[type="submit"]`, chromedp.ByQuery, chromedp.NodeVisible))
 			b.waitFor("revoked", `location.pathname === '/account' && document.querySelector('.notice') !== null &&
-				document.querySelector('.notice').textContent.startsWith('The key is revoked') &&
-				document.querySelector('button[aria-label="Revoke key browser key"]') === null`)
+				document.querySelector('.notice').textContent.startsWith('The key is revoked')`)
 			var shownAgain bool
 			b.eval(`document.body.textContent.includes(`+jsString(key)+`)`, &shownAgain)
 			if shownAgain {
