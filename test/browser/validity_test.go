@@ -1,0 +1,102 @@
+package browser
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHTMLIsValid runs the Nu HTML checker (the npm package vnu-jar, on
+// Java) over one page of each kind, the account area included, and fails
+// on any error it reports.
+func TestHTMLIsValid(t *testing.T) {
+	jar := filepath.Join("node_modules", "vnu-jar", "build", "dist", "vnu.jar")
+	_, err := os.Stat(jar)
+	need(t, "vnu-jar (run npm ci in test/browser)", err)
+	java, err := exec.LookPath("java")
+	need(t, "java (apt-get install default-jre-headless)", err)
+
+	s := startSite(t)
+	cookies, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Jar: cookies}
+	dir := t.TempDir()
+	var files []string
+	pages := map[string]string{} // name -> body
+	save := func(name string, resp *http.Response) {
+		t.Helper()
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[name] = string(body)
+		if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Fatalf("%s: %s is not HTML:\n%s", name, resp.Header.Get("Content-Type"), body)
+		}
+		file := filepath.Join(dir, name+".html")
+		if err := os.WriteFile(file, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file)
+	}
+	get := func(name, path string) {
+		t.Helper()
+		resp, err := client.Get(s.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		save(name, resp)
+	}
+	for name, path := range map[string]string{
+		"feed": "/", "feed-filtered": "/?tags=funding&country=france", "feed-bad-filter": "/?page_size=99",
+		"feed-past-the-end": "/?page=999", "hubs": "/hubs", "hub": "/hubs/funding", "articles": "/articles",
+		"article": "/articles/welcome", "about": "/about", "contact": "/contact", "developers": "/developers",
+		"developers-api": "/developers/api", "developers-mcp": "/developers/mcp", "developers-errors": "/developers/errors",
+		"not-found": "/nothing", "signal": "/signals/" + url.PathEscape("tf-2026-11-0023"), "sign-in": "/sign-in",
+		"sign-in-link-gone": "/sign-in/confirm?token=short",
+	} {
+		get(name, path)
+	}
+
+	// Signed in: the account area and its forms' pages.
+	const email = "validity@example.com"
+	resp, err := client.PostForm(s.url+"/sign-in", url.Values{"email": {email}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save("check-email", resp)
+	link := s.signInLink(t, email)
+	get("confirm", strings.TrimPrefix(link, s.url))
+	token := link[strings.Index(link, "token=")+len("token="):]
+	resp, err = client.PostForm(s.url+"/sign-in/confirm", url.Values{"token": {token}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save("account-after-sign-in", resp)
+	resp, err = client.PostForm(s.url+"/account/keys", url.Values{"name": {"validity <check>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save("account-new-key", resp)
+	get("account", "/account")
+	if !strings.Contains(pages["account"], "Your account") || !strings.Contains(pages["account-new-key"], "sig_") {
+		t.Fatalf("the sign-in did not reach the account area:\n%s", pages["account"])
+	}
+
+	cmd := exec.Command(java, "-jar", jar, "--errors-only", "--format", "gnu")
+	cmd.Args = append(cmd.Args, files...)
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(strings.TrimSpace(string(out))) > 0 {
+		t.Errorf("the Nu HTML checker reports errors (%v) in %d pages:\n%s", err, len(files), strings.ReplaceAll(string(out), dir+"/", ""))
+	}
+	t.Logf("the Nu HTML checker found no error in %d pages", len(files))
+}
