@@ -191,12 +191,13 @@ func (b *Scorer) finish(acc []float64) []float32 {
 // that is barred (see Features) keeps at most barred times its relevance,
 // which stays below the cutoff.
 func (b *Scorer) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
-	fs, err := b.features(ctx, query, cands)
+	a := b.rd.read(query)
+	fs, err := b.featuresOf(ctx, a, query, cands)
 	if err != nil {
 		return nil, err
 	}
 	rel := b.cal.relevance(fs)
-	browse := b.rd.read(query).browse()
+	browse := a.browse()
 	for i, f := range fs {
 		switch {
 		case browse && !f.Barred:
@@ -287,7 +288,12 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // features returns the raw, uncalibrated features of each candidate for
 // query, under the scorer's soft bounds.
 func (b *Scorer) features(ctx context.Context, query string, cands []search.Candidate) ([]Features, error) {
-	fs, err := b.FeaturesFor(ctx, query, cands, []SoftBounds{{b.cal.SoftFloor, b.cal.SoftFull}})
+	return b.featuresOf(ctx, b.rd.read(query), query, cands)
+}
+
+// featuresOf is features for a query already read as a.
+func (b *Scorer) featuresOf(ctx context.Context, a *asks, query string, cands []search.Candidate) ([]Features, error) {
+	fs, err := b.featuresFor(ctx, a, query, cands, []SoftBounds{{b.cal.SoftFloor, b.cal.SoftFull}})
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +307,11 @@ type SoftBounds struct{ Floor, Full float64 }
 // query, once for each of bounds; only the soft match and the facet depend
 // on them, and the rest is computed once (a fit tries many bounds).
 func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, error) {
-	a := b.rd.read(query)
+	return b.featuresFor(ctx, b.rd.read(query), query, cands, bounds)
+}
+
+// featuresFor is FeaturesFor for a query already read as a.
+func (b *Scorer) featuresFor(ctx context.Context, a *asks, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, error) {
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]Features, len(bounds))
 	for i := range out {
