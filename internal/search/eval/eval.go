@@ -64,16 +64,10 @@ func (q Query) grade(id string) int {
 	return 0
 }
 
-// label is the fitting label of the signal id for q: 1 if it answers q, 0
-// if it does not, and -1 if it is acceptable, a pair left out of fits.
+// label is the fitting label of the signal id for q: 1 for grade 2, 0 for
+// grade 0, and -1 for grade 1, a pair left out of fits.
 func (q Query) label(id string) float64 {
-	switch {
-	case slices.Contains(q.Relevant, id):
-		return 1
-	case slices.Contains(q.Acceptable, id):
-		return -1
-	}
-	return 0
+	return [...]float64{0, -1, 1}[q.grade(id)]
 }
 
 //go:embed testdata/eval.json
