@@ -70,16 +70,22 @@ RETURNING CASE WHEN minute_start >= $4 THEN minute_used ELSE 0 END,
 // ReturnRequest gives back one request counted at at, in the windows
 // containing at that are still current.
 func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
+	return db.giveBack(ctx, "return request", returnRequestSQL, now, accountID, model.MinuteOf(at).Unix(), model.DayOf(at).Unix())
+}
+
+// giveBack runs query, a statement that gives back what was counted and
+// returns the usage in the windows of now, whose starts follow args.
+func (db *DB) giveBack(ctx context.Context, op, query string, now time.Time, args ...any) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
+	args = append(args, u.MinuteStart.Unix(), u.DayStart.Unix())
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, returnRequestSQL, accountID, model.MinuteOf(at).Unix(), model.DayOf(at).Unix(),
-			u.MinuteStart.Unix(), u.DayStart.Unix()).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
+		return tx.QueryRow(ctx, query, args...).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, nil
 	}
 	if err != nil {
-		return model.Usage{}, sqlstore.Wrap("return request", err)
+		return model.Usage{}, sqlstore.Wrap(op, err)
 	}
 	return u, nil
 }
@@ -153,16 +159,5 @@ RETURNING CASE WHEN minute_start >= $3 THEN minute_used ELSE 0 END,
 
 // ReturnSearch gives back one fresh search reserved at at.
 func (db *DB) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
-	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, returnSearchSQL, accountID, model.DayOf(at).Unix(),
-			u.MinuteStart.Unix(), u.DayStart.Unix()).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
-	})
-	if errors.Is(err, pgx.ErrNoRows) {
-		return u, nil
-	}
-	if err != nil {
-		return model.Usage{}, sqlstore.Wrap("return search", err)
-	}
-	return u, nil
+	return db.giveBack(ctx, "return search", returnSearchSQL, now, accountID, model.DayOf(at).Unix())
 }
