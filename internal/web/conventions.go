@@ -145,13 +145,8 @@ var sitemapPages = []string{"/", "/hubs", "/articles", "/" + model.AboutSlug, "/
 // docMarkdown serves a fixed page's Markdown at its path plus ".md",
 // whatever the request accepts.
 func (s *Site) docMarkdown(w http.ResponseWriter, r *http.Request) {
-	d, err := s.findDoc(r.Context(), strings.TrimSuffix(r.URL.Path, MarkdownSuffix))
-	if err != nil {
-		s.Error(w, r, err)
-		return
-	}
+	d := s.docOr404(w, r, strings.TrimSuffix(r.URL.Path, MarkdownSuffix))
 	if d == nil {
-		s.NotFound(w, r)
 		return
 	}
 	w.Header().Set("Cache-Control", "private, no-cache")

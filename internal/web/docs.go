@@ -116,16 +116,23 @@ func (s *Site) docPage(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, err)
 		return
 	}
-	d, err := s.findDoc(r.Context(), r.URL.Path)
+	if d := s.docOr404(w, r, r.URL.Path); d != nil {
+		s.writeDoc(w, r, format, d)
+	}
+}
+
+// docOr404 returns the fixed document at path, or answers the error or the
+// 404 and returns nil.
+func (s *Site) docOr404(w http.ResponseWriter, r *http.Request, path string) *doc {
+	d, err := s.findDoc(r.Context(), path)
 	if err != nil {
 		s.Error(w, r, err)
-		return
+		return nil
 	}
 	if d == nil {
 		s.NotFound(w, r)
-		return
 	}
-	s.writeDoc(w, r, format, d)
+	return d
 }
 
 // findDoc returns the fixed page at path: the operator's article of that
