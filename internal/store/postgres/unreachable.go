@@ -42,19 +42,28 @@ func Unreachable(err error) bool {
 		strings.Contains(err.Error(), "conn closed")
 }
 
-// retry runs fn, and once more when it failed because the connection was
-// dropped, unless fn may have committed what it wrote. Before the second run
-// it drops every idle connection, since a server that ended one session has
-// usually ended them all, and a connection used less than a second ago is
-// reused without a check.
+// retry runs fn, and again, up to attempts runs in all, while it fails
+// because the connection was dropped, unless fn may have committed what it
+// wrote. Before each new run it drops every idle connection, since a server
+// that ended one session has usually ended them all, and a connection used
+// less than a second ago is reused without a check. More than one new run:
+// a server that ends its sessions may end the new one too before it is
+// used (a restart in progress, an administrator ending a role's sessions
+// while they reconnect).
 func (db *DB) retry(ctx context.Context, fn func() error) error {
 	err := fn()
-	if !Unreachable(err) || ctx.Err() != nil || mayHaveCommitted(err) {
-		return err
+	for range attempts - 1 {
+		if !Unreachable(err) || ctx.Err() != nil || mayHaveCommitted(err) {
+			return err
+		}
+		db.dropIdle()
+		err = fn()
 	}
-	db.dropIdle()
-	return fn()
+	return err
 }
+
+// attempts bounds the runs of a statement whose connection dropped.
+const attempts = 3
 
 // mayHaveCommitted tells whether err leaves it unknown if a transaction
 // committed: its COMMIT was sent and no answer came back (the connection
@@ -103,9 +112,21 @@ func (db *DB) dropIdle() {
 }
 
 // shouldPing tells database/sql's adapter to check a connection before
-// reusing it when it was idle for over a second, as by default, or was last
-// used before a dropped connection was seen: the server that ended one
-// session has likely ended this one too, and a retry must not run on it.
+// reusing it when it was idle for over a second, as by default, or was
+// last checked before a dropped connection was seen: the server that ended
+// one session has likely ended this one too, and a retry must not run on
+// it. That covers a connection that was in use when the drop was seen, and
+// so missed dropIdle. Each connection is then checked once per drop.
 func (db *DB) shouldPing(_ context.Context, p stdlib.ShouldPingParams) bool {
-	return p.IdleDuration > time.Second || time.Now().Add(-p.IdleDuration).UnixNano() <= db.dropped.Load()
+	data := p.Conn.PgConn().CustomData()
+	checked, _ := data[checkedKey].(int64)
+	if p.IdleDuration > time.Second || checked <= db.dropped.Load() {
+		data[checkedKey] = time.Now().UnixNano()
+		return true
+	}
+	return false
 }
+
+// checkedKey holds, in a connection's custom data, when it was last
+// checked (Unix nanoseconds).
+const checkedKey = "signals.checked"
