@@ -297,7 +297,9 @@ func (t *importTx) Commit() error {
 		t.tx.Rollback(ctx)
 		return err
 	}
-	if err := t.tx.Commit(ctx); err != nil {
+	err = t.tx.Commit(ctx)
+	t.db.wrote()
+	if err != nil {
 		return sqlstore.Wrap("commit import", err)
 	}
 	if t.puts >= analyzeAfter {

@@ -49,6 +49,14 @@ type DB struct {
 	// sample tells how common trigrams are, for choosing which to ask the
 	// trigram index for; IndexTrigrams takes it again now and then.
 	sample atomic.Pointer[trigramSample]
+
+	// gens holds the generations while the listener is up (nil otherwise),
+	// and stale tells that this process wrote since (generations.go).
+	gens     atomic.Pointer[generationPair]
+	stale    atomic.Bool
+	listener atomic.Uint32 // the listener's server process id
+	stop     context.CancelFunc
+	watched  chan struct{} // closed when the listener has stopped
 }
 
 var _ store.Store = (*DB)(nil)
@@ -68,7 +76,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, sqlstore.Wrap("open postgres", err)
 	}
-	db := &DB{pool: pool}
+	db := &DB{pool: pool, watched: make(chan struct{})}
 	db.sql = stdlib.OpenDBFromPool(pool, stdlib.OptionShouldPing(db.shouldPing))
 	// database/sql keeps up to half of the pool's connections between
 	// queries instead of taking one from the pool for each; the other half
@@ -94,7 +102,11 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		Constraint: constraint,
 		ExecBatch:  db.execBatch,
 		Retry:      db.retry,
+		Committed:  db.wrote,
 	})
+	watchCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	db.stop = stop
+	go db.watchGenerations(watchCtx, cfg.ConnConfig.Copy())
 	return db, nil
 }
 
@@ -158,6 +170,7 @@ func (db *DB) execBatch(ctx context.Context, query string, args [][]any) error {
 	for _, a := range args {
 		b.Queue(query, a...)
 	}
+	defer db.wrote()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		return tx.SendBatch(ctx, &b).Close()
 	})
@@ -165,6 +178,8 @@ func (db *DB) execBatch(ctx context.Context, query string, args [][]any) error {
 
 // Close closes every connection of the pool.
 func (db *DB) Close() error {
+	db.stop()
+	<-db.watched
 	err := db.sql.Close()
 	db.pool.Close()
 	return err

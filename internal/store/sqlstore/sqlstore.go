@@ -57,6 +57,10 @@ type Dialect struct {
 	// then runs in a transaction, so that a write that failed before its
 	// COMMIT was sent is known not to have happened and can run again.
 	Retry func(ctx context.Context, fn func() error) error
+	// Committed, when not nil, is called after every transaction of the
+	// writer that committed (or may have): PostgreSQL then reads the
+	// generations it keeps in memory again.
+	Committed func()
 }
 
 // A CommitError is a failure while committing: the transaction may have
@@ -306,7 +310,11 @@ func (q *Queries) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		if err := fn(tx); err != nil {
 			return err
 		}
-		if err := tx.Commit(); err != nil {
+		err = tx.Commit()
+		if q.dialect.Committed != nil {
+			q.dialect.Committed()
+		}
+		if err != nil {
 			return &CommitError{err}
 		}
 		return nil
