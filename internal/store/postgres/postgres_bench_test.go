@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -284,5 +285,47 @@ func BenchmarkListSubstrings(b *testing.B) {
 	}
 	for _, t := range slices.Backward(all[max(0, len(all)-10):]) {
 		b.Logf("slow: %7.2f ms  %-12s q=%q", ms(t.d), t.q.Kind, t.q.Q)
+	}
+}
+
+// BenchmarkTakeRequest counts requests from 16 goroutines at once, as 16
+// keep-alive clients of one replica would, for one account and for 16
+// (one each), and reports counts per second. With one account every count
+// waits for the row lock of the one before it, so the time a commit takes
+// is what bounds the rate.
+//
+//	go test -run '^$' -bench TakeRequest -benchtime 20000x ./internal/store/postgres/
+func BenchmarkTakeRequest(b *testing.B) {
+	for _, accounts := range []int{1, 16} {
+		b.Run(fmt.Sprintf("accounts=%d", accounts), func(b *testing.B) {
+			ctx := context.Background()
+			db := open(b, pgtest.FreshSchema(b))
+			var ids []int64
+			for i := range accounts {
+				a, err := db.CreateAccount(ctx, fmt.Sprintf("count%d@example.com", i), time.Now())
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids = append(ids, a.ID)
+			}
+			limits := model.Limits{DailyRequests: 1 << 40, MinuteRequests: 1 << 40}
+			var next sync.Mutex
+			n := 0
+			b.SetParallelism(max(1, 16/runtime.GOMAXPROCS(0)))
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				next.Lock()
+				id := ids[n%len(ids)]
+				n++
+				next.Unlock()
+				for pb.Next() {
+					if _, err := db.TakeRequest(ctx, id, limits, time.Now()); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "counts/s")
+		})
 	}
 }

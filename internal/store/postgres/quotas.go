@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"signals/internal/model"
 	"signals/internal/store"
@@ -42,10 +43,8 @@ RETURNING minute_used, day_used, searches_used, last_denied`
 // TakeRequest counts one request if the account is under both limits.
 func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, takeRequestSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
-			l.DailyRequests, l.MinuteRequests).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
-	})
+	err := db.count(ctx, takeRequestSQL, []any{accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
+		l.DailyRequests, l.MinuteRequests}, &u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
 	if hasCode(err, codeForeignKeyViolation) {
 		err = store.ErrNotFound
 	}
@@ -78,9 +77,7 @@ func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.T
 func (db *DB) giveBack(ctx context.Context, op, query string, now time.Time, args ...any) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
 	args = append(args, u.MinuteStart.Unix(), u.DayStart.Unix())
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, query, args...).Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
-	})
+	err := db.count(ctx, query, args, &u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, nil
 	}
@@ -130,10 +127,8 @@ RETURNING CASE WHEN minute_start >= $2 THEN minute_used ELSE 0 END,
 func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
 	var denied string
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, reserveSearchSQL, accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit).
-			Scan(&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &denied)
-	})
+	err := db.count(ctx, reserveSearchSQL, []any{accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit},
+		&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &denied)
 	if hasCode(err, codeForeignKeyViolation) {
 		err = store.ErrNotFound
 	}
@@ -160,4 +155,39 @@ RETURNING CASE WHEN minute_start >= $3 THEN minute_used ELSE 0 END,
 // ReturnSearch gives back one fresh search reserved at at.
 func (db *DB) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
 	return db.giveBack(ctx, "return search", returnSearchSQL, now, accountID, model.DayOf(at).Unix())
+}
+
+// countDurably says whether a count's commit waits for its WAL record to
+// reach the disk (see count).
+const countDurably = false
+
+// count runs query, one statement that counts in a usage row and returns
+// the row, and reads that row into dest, in a single round trip: BEGIN, SET
+// LOCAL synchronous_commit = off, the statement and COMMIT are sent
+// together. The commit returns before its WAL record reaches the disk; the
+// WAL writer flushes it within 3 × wal_writer_delay (600 ms by default), so
+// a crash of the database server (not of a replica) forgets at most the
+// counts committed in that time before it.
+//
+// When the connection fails, the count runs again only where it surely did
+// not commit: nothing was sent, or the server answered with an error (a
+// statement that failed, or a session it ended before the statements ran);
+// otherwise the failure is a *sqlstore.CommitError, which the caller turns
+// into a 503.
+func (db *DB) count(ctx context.Context, query string, args []any, dest ...any) error {
+	return db.retry(ctx, func() error {
+		var b pgx.Batch
+		b.Queue("BEGIN")
+		if !countDurably {
+			b.Queue("SET LOCAL synchronous_commit = off")
+		}
+		b.Queue(query, args...).QueryRow(func(row pgx.Row) error { return row.Scan(dest...) })
+		b.Queue("COMMIT")
+		err := db.pool.SendBatch(ctx, &b).Close()
+		var pgErr *pgconn.PgError
+		if err != nil && !pgconn.SafeToRetry(err) && !errors.As(err, &pgErr) && !errors.Is(err, pgx.ErrNoRows) {
+			return &sqlstore.CommitError{Err: err}
+		}
+		return err
+	})
 }
