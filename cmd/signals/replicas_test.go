@@ -74,14 +74,25 @@ func post(t *testing.T, s *server, path, body string) (int, map[string]any) {
 // replicas starts two serve processes on one fresh PostgreSQL schema, the
 // first loading the demo data, both with the given search timeout.
 func replicas(t *testing.T, timeout string) (*server, *server) {
+	s := replicaSet(t, timeout, 2)
+	return s[0], s[1]
+}
+
+// replicaSet starts n serve processes on one fresh PostgreSQL schema, the
+// first loading the demo data, all with the given search timeout and the
+// demo key.
+func replicaSet(t *testing.T, timeout string, n int) []*server {
 	db := pgtest.FreshSchema(t)
 	currentDB = db
 	env := []string{"SIGNALS_SEARCH_PROVIDER=openai", "SIGNALS_SEARCH_URL=" + embeddings(t).URL,
 		"SIGNALS_SEARCH_MODEL=bag-of-words", "SIGNALS_SEARCH_TIMEOUT=" + timeout, "SIGNALS_OUTBOX=" + t.TempDir()}
-	a := startServeEnv(t, db, env, "--demo")
-	b := startServeEnv(t, db, env)
-	b.key = a.key
-	return a, b
+	set := []*server{startServeEnv(t, db, env, "--demo")}
+	for range n - 1 {
+		s := startServeEnv(t, db, env)
+		s.key = set[0].key
+		set = append(set, s)
+	}
+	return set
 }
 
 // raiseLimits lifts the demo account's request limits, for tests that poll.
@@ -95,15 +106,12 @@ func raiseLimits(t *testing.T) {
 }
 
 func TestReplicasShareRequestLimits(t *testing.T) {
-	a, b := replicas(t, "10s")
+	set := replicaSet(t, "10s", 3)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	statuses := map[int]int{}
 	for i := range 45 {
-		s := a
-		if i%2 == 1 {
-			s = b
-		}
+		s := set[i%3]
 		wg.Go(func() {
 			resp, _ := call(t, s, "/api/v1/signals?page_size=1")
 			mu.Lock()
@@ -113,7 +121,7 @@ func TestReplicasShareRequestLimits(t *testing.T) {
 	}
 	wg.Wait()
 	if statuses[200] != 30 || statuses[429] != 15 {
-		t.Errorf("45 simultaneous requests over two processes: %v, want 30 × 200 and 15 × 429", statuses)
+		t.Errorf("45 simultaneous requests over three processes: %v, want 30 × 200 and 15 × 429", statuses)
 	}
 }
 
@@ -194,4 +202,87 @@ func TestKilledProcessFreesTheSearchSlot(t *testing.T) {
 	}
 	t.Logf("slot free again %s after the kill (%s after the search started)",
 		time.Since(killed).Round(time.Millisecond), time.Since(started).Round(time.Millisecond))
+}
+
+// One of three replicas killed with SIGKILL in the middle of a burst: the
+// account is never served beyond its minute or daily limit, and the counts
+// of the killed replica stay counted, so that the two left serve exactly
+// what remains.
+func TestKillNineOfAReplicaKeepsLimits(t *testing.T) {
+	set := replicaSet(t, "10s", 3)
+	for _, limit := range []string{"minute", "day"} {
+		if time.Now().UTC().Second() > 40 {
+			time.Sleep(time.Duration(61-time.Now().UTC().Second()) * time.Second)
+		}
+		minute := time.Now().UTC().Truncate(time.Minute)
+		email := limit + "-limited@example.com"
+		limits := []string{"--minute-requests", "30", "--daily-requests", "1000"}
+		if limit == "day" {
+			limits = []string{"--minute-requests", "1000", "--daily-requests", "30"}
+		}
+		db := "--database=" + currentDB
+		for _, args := range [][]string{{"accounts", "create", "--email", email, db},
+			append([]string{"accounts", "set-limits", "--email", email, db}, limits...)} {
+			if _, errs, code := run(t, "", args...); code != 0 {
+				t.Fatalf("%v: %d %s", args, code, errs)
+			}
+		}
+		out, errs, code := run(t, "", "keys", "create", "--email", email, db)
+		if code != 0 {
+			t.Fatalf("keys create: %d %s", code, errs)
+		}
+		key := strings.TrimSpace(out)
+
+		// burst sends n requests at once, spread over servers, and counts
+		// the answers by status (0: no answer).
+		burst := func(servers []*server, n int, during func()) map[int]int {
+			var mu sync.Mutex
+			got := map[int]int{}
+			var wg sync.WaitGroup
+			for i := range n {
+				s := servers[i%len(servers)]
+				wg.Go(func() {
+					req, _ := http.NewRequest(http.MethodGet, s.base+"/api/v1/signals?page_size=1", nil)
+					req.Header.Set("Authorization", "Bearer "+key)
+					status := 0
+					if resp, err := http.DefaultClient.Do(req); err == nil {
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+						status = resp.StatusCode
+					}
+					mu.Lock()
+					got[status]++
+					mu.Unlock()
+				})
+			}
+			if during != nil {
+				during()
+			}
+			wg.Wait()
+			return got
+		}
+		killed := set[len(set)-1]
+		first := burst(set, 45, func() {
+			// Early in the burst for the first account, later for the
+			// second, when the replica has answered some.
+			if limit == "minute" {
+				time.Sleep(5 * time.Millisecond)
+			} else {
+				time.Sleep(40 * time.Millisecond)
+			}
+			killed.kill(t)
+		})
+		killed.cmd.Wait()
+		second := burst(set[:len(set)-1], 45, nil)
+		if time.Now().UTC().Truncate(time.Minute) != minute && limit == "minute" {
+			t.Logf("%s-limited account: crossed a minute; not counted", limit)
+		} else if served := first[200] + second[200]; served > 30 || second[429] == 0 {
+			t.Errorf("%s-limited account: during the kill %v, then %v: %d served; want at most 30, and the limit reached",
+				limit, first, second, served)
+		}
+		t.Logf("%s-limited account: during the kill %v, then %v", limit, first, second)
+		// The next account has three replicas again.
+		set[len(set)-1] = startServeEnv(t, currentDB, []string{"SIGNALS_OUTBOX=" + t.TempDir()})
+		set[len(set)-1].key = set[0].key
+	}
 }
