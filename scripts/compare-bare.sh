@@ -1,40 +1,89 @@
 #!/usr/bin/env bash
 # Compares the list throughput of the real server with a bare net/http
-# server writing the same bytes: N synthetic signals in a fresh SQLite file,
-# 16 keep-alive clients, alternating one-second slices between the two.
+# server writing the same bytes: N synthetic signals in a fresh database,
+# 16 keep-alive clients, alternating one-second slices between the two, once
+# the server's background work (substring index, embeddings) is done.
 #
-#   bash scripts/compare-bare.sh [N] [SLICES] [gzip]   (default 100000, 10)
+#   bash scripts/compare-bare.sh [-n N] [-slices S] [-accounts A] [-db URL] [-gzip]
 #
-# With "gzip" the clients ask for gzip, and the bare server sends the
-# gzipped bytes of the same response.
+#   -n N         synthetic signals (default 100000)
+#   -slices S    one-second slices per server (default 10)
+#   -accounts A  accounts, each with its own key, that the 16 clients take in
+#                turn (default 1); a list such as 1,16 measures each in turn
+#                on the same server
+#   -db URL      a postgres:// URL of a database to connect to first: the
+#                script creates a fresh database beside it, and drops it at
+#                the end (default: a fresh SQLite file)
+#   -gzip        the clients ask for gzip, and the bare server sends the
+#                gzipped bytes of the same response
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=${1:-100000}
-slices=${2:-10}
-gzip=()
-if [ "${3:-}" = gzip ]; then gzip=(-gzip); fi
+n=100000 slices=10 accounts=1 db="" gzip=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) n=$2; shift 2 ;;
+    -slices) slices=$2; shift 2 ;;
+    -accounts) accounts=$2; shift 2 ;;
+    -db) db=$2; shift 2 ;;
+    -gzip) gzip=(-gzip); shift ;;
+    *) echo "usage: $0 [-n N] [-slices S] [-accounts A] [-db postgres://...] [-gzip]" >&2; exit 2 ;;
+  esac
+done
 dir=$(mktemp -d)
-trap 'kill ${pid:-} ${bare:-} 2>/dev/null || true; rm -rf "$dir"' EXIT
+fresh=""
+cleanup() {
+  kill ${pid:-} ${bare:-} 2>/dev/null || true
+  wait ${pid:-} 2>/dev/null || true
+  if [ -n "$fresh" ]; then psql -q "$db" -c "DROP DATABASE IF EXISTS $fresh WITH (FORCE)" >/dev/null 2>&1 || true; fi
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+if [ -n "$db" ]; then
+  fresh="signals_bench_$$"
+  psql -q "$db" -c "CREATE DATABASE $fresh"
+  base=${db%%\?*}
+  query=""
+  if [ "$base" != "$db" ]; then query="?${db#*\?}"; fi
+  export SIGNALS_DATABASE="${base%/*}/$fresh$query"
+else
+  export SIGNALS_DATABASE="$dir/load.db"
+fi
 go build -o "$dir/signals" ./cmd/signals
 go build -o "$dir/bare" ./tools/bare
 go build -o "$dir/compare" ./tools/compare
 go run ./tools/synth -n "$n" > "$dir/signals.jsonl"
-export SIGNALS_DATABASE="$dir/load.db"
+SECONDS=0
 "$dir/signals" import "$dir/signals.jsonl" 2>/dev/null
-"$dir/signals" accounts create --email load@example.com 2>/dev/null
-"$dir/signals" accounts set-limits --email load@example.com --daily-requests 100000000 --minute-requests 100000000 >/dev/null
-key=$("$dir/signals" keys create --email load@example.com)
+echo "imported $n signals in ${SECONDS}s"
+: > "$dir/keys"
+most=$(tr ',' '\n' <<< "$accounts" | sort -n | tail -1)
+for i in $(seq 1 "$most"); do
+  "$dir/signals" accounts create --email "load$i@example.com" 2>/dev/null
+  "$dir/signals" accounts set-limits --email "load$i@example.com" --daily-requests 100000000 --minute-requests 100000000 >/dev/null
+  "$dir/signals" keys create --email "load$i@example.com" >> "$dir/keys"
+done
+key=$(head -1 "$dir/keys")
 port=$(( 20000 + RANDOM % 20000 ))
-"$dir/signals" serve --addr "127.0.0.1:$port" 2>"$dir/serve.log" &
+SIGNALS_OUTBOX="$dir/outbox" "$dir/signals" serve --addr "127.0.0.1:$port" 2>"$dir/serve.log" &
 pid=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-# Measure the steady state: after the first start has filled the trigram
-# index (and, meanwhile, embedded the signals for semantic search).
-for _ in $(seq 1 6000); do grep -q "indexed trigrams" "$dir/serve.log" && break; sleep 0.1; done
-sleep 5
+kill -0 "$pid" 2>/dev/null || { echo "the server did not start:" >&2; cat "$dir/serve.log" >&2; exit 1; }
+# Measure the steady state: once the first start has filled the substring
+# index and embedded the signals for semantic search, both of which it says.
+for what in "indexed trigrams" "embedded signals"; do
+  for _ in $(seq 1 6000); do grep -q "$what" "$dir/serve.log" && break; kill -0 "$pid" || break; sleep 0.1; done
+  grep -q "$what" "$dir/serve.log" || { echo "the server did not say \"$what\" within 10 minutes:" >&2; tail -5 "$dir/serve.log" >&2; exit 1; }
+done
+echo "background work done at ${SECONDS}s"
+sleep 3
 path='/api/v1/signals?page_size=20&tags=funding,job'
 "$dir/bare" "${gzip[@]}" -from "http://127.0.0.1:$port$path" -key "$key" -addr "127.0.0.1:$((port + 1))" &
 bare=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$((port + 1))/" >/dev/null && break; sleep 0.1; done
-"$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -key "$key" -path "$path" -slices "$slices"
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+store=SQLite; if [ -n "$db" ]; then store=PostgreSQL; fi
+for a in ${accounts//,/ }; do
+  head -n "$a" "$dir/keys" > "$dir/keys-$a"
+  echo "store: $store, $n signals, $a account(s)"
+  "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+done

@@ -52,15 +52,21 @@ func (s *Service) Index(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	done := int64(-1) // the generation the last complete pass started at
+	first := true
 	for {
 		gen, err := s.Store.Generation(ctx)
 		if err == nil && gen != done {
 			var n int
+			start := time.Now()
 			n, err = s.IndexOnce(ctx)
 			if err == nil {
 				done = gen
-				if s.Log != nil {
-					s.Log.Debug("background job done", "op", "embed signals", "signals", n, "model", s.Scorer.Model())
+				if s.Log != nil && (n > 0 || first) {
+					// Said after the first pass, even with nothing to do, and
+					// whenever signals were embedded: load tests wait for it.
+					first = false
+					s.Log.Info("embedded signals", "signals", n, "model", s.Scorer.Model(),
+						"duration", time.Since(start).Round(time.Millisecond))
 				}
 			}
 		}

@@ -5,6 +5,10 @@
 //
 //	go run ./tools/compare -a http://127.0.0.1:8080 -b http://127.0.0.1:8081 -key "$KEY"
 //
+// With -keys, a file of API keys one per line (each of its own account,
+// say), the clients of -a take them in turn, so that the load comes from
+// several accounts as well as from one.
+//
 // It is for loopback load tests of servers you run; it refuses any other
 // host.
 package main
@@ -18,6 +22,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -27,14 +32,26 @@ func main() {
 	b := flag.String("b", "", "second server's base URL (loopback only)")
 	keyA := flag.String("key", os.Getenv("SIGNALS_KEY"), "API key for -a ($SIGNALS_KEY)")
 	keyB := flag.String("key-b", "", "API key for -b (default: -key)")
+	keysFile := flag.String("keys", "", "file of API keys for -a, one per line, taken in turn by the clients (instead of -key)")
 	path := flag.String("path", "/api/v1/signals?page_size=20&tags=funding,job", "request path")
 	c := flag.Int("c", 16, "concurrent keep-alive clients")
 	slice := flag.Duration("slice", time.Second, "length of one slice")
 	n := flag.Int("slices", 10, "slices per server")
 	gzip := flag.Bool("gzip", false, "ask for gzip and read the body as sent")
 	flag.Parse()
+	keysA := []string{*keyA}
+	if *keysFile != "" {
+		b, err := os.ReadFile(*keysFile)
+		if err != nil {
+			fail(err.Error())
+		}
+		keysA = strings.Fields(string(b))
+		if len(keysA) == 0 {
+			fail(*keysFile + " holds no key")
+		}
+	}
 	if *keyB == "" {
-		*keyB = *keyA
+		*keyB = keysA[0]
 	}
 	for _, base := range []string{*a, *b} {
 		u, err := url.Parse(base)
@@ -44,12 +61,13 @@ func main() {
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *c, DisableCompression: true}, Timeout: 30 * time.Second}
 	type target struct {
-		name, base, key string
-		lat             []time.Duration
-		took            time.Duration
-		bytes           int
+		name, base string
+		keys       []string
+		lat        []time.Duration
+		took       time.Duration
+		bytes      int
 	}
-	targets := []*target{{name: "a", base: *a, key: *keyA}, {name: "b", base: *b, key: *keyB}}
+	targets := []*target{{name: "a", base: *a, keys: keysA}, {name: "b", base: *b, keys: []string{*keyB}}}
 	for i := range 2 * *n {
 		t := targets[i%2]
 		deadline := time.Now().Add(*slice)
@@ -58,9 +76,10 @@ func main() {
 		start := time.Now()
 		for w := range *c {
 			wg.Go(func() {
+				key := t.keys[w%len(t.keys)]
 				for time.Now().Before(deadline) {
 					req, _ := http.NewRequest(http.MethodGet, t.base+*path, nil)
-					req.Header.Set("Authorization", "Bearer "+t.key)
+					req.Header.Set("Authorization", "Bearer "+key)
 					if *gzip {
 						req.Header.Set("Accept-Encoding", "gzip")
 					}
