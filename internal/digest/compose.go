@@ -11,6 +11,7 @@ import (
 
 	"signals/internal/mail"
 	"signals/internal/model"
+	"signals/internal/web"
 )
 
 // snippetChars bounds the text of each signal in a digest.
@@ -42,7 +43,7 @@ func (d Digest) Message() (mail.Message, error) {
 	items := make([]item, len(d.Signals))
 	for i, s := range d.Signals {
 		items[i] = item{
-			Tag: strings.ReplaceAll(s.Tag, "_", " "), Country: strings.ReplaceAll(s.Country, "_", " "),
+			Tag: web.TagLabel(s.Tag), Country: countryLabel(s.Country),
 			Author: clean(s.AuthorName, 200), Headline: clean(s.AuthorHeadline, 200),
 			Snippet: clean(s.Text, snippetChars), SourceURL: s.SourceURL,
 			Published: s.PublishedAt.Time().UTC().Format("2 Jan 2006"),
@@ -89,21 +90,30 @@ func count(n int) string {
 
 // describe says what the interests select, in words.
 func describe(in model.Interests) string {
-	words := func(keys []string) string {
+	words := func(keys []string, name func(string) string) string {
 		out := make([]string, len(keys))
 		for i, k := range keys {
-			out[i] = strings.ReplaceAll(k, "_", " ")
+			out[i] = name(k)
 		}
 		return strings.Join(out, ", ")
 	}
 	var parts []string
 	if len(in.Tags) > 0 {
-		parts = append(parts, "kinds: "+words(in.Tags))
+		parts = append(parts, "kinds: "+words(in.Tags, web.TagLabel))
 	}
 	if len(in.Countries) > 0 {
-		parts = append(parts, "countries: "+words(in.Countries))
+		parts = append(parts, "countries: "+words(in.Countries, countryLabel))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// countryLabel is a country's name as the website writes it ("Côte
+// d'Ivoire"), and nothing for a signal of no country.
+func countryLabel(key string) string {
+	if key == "" {
+		return ""
+	}
+	return web.CountryLabel(key)
 }
 
 // clean folds whitespace and drops control and format characters (a line
