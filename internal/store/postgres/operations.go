@@ -1,6 +1,8 @@
 package postgres
 
 import (
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"signals/internal/store"
 )
 
@@ -8,8 +10,11 @@ var _ store.Operations = (*DB)(nil)
 
 // PoolUse reports the connection pool.
 func (db *DB) PoolUse() []store.PoolUse {
-	s := db.pool.Stat()
-	return []store.PoolUse{{Name: "main", Max: int(s.MaxConns()), Open: int(s.TotalConns()),
-		InUse: int(s.AcquiredConns()), Idle: int(s.IdleConns()),
-		WaitCount: s.EmptyAcquireCount(), WaitDuration: s.EmptyAcquireWaitTime()}}
+	use := func(name string, p *pgxpool.Pool) store.PoolUse {
+		s := p.Stat()
+		return store.PoolUse{Name: name, Max: int(s.MaxConns()), Open: int(s.TotalConns()),
+			InUse: int(s.AcquiredConns()), Idle: int(s.IdleConns()),
+			WaitCount: s.EmptyAcquireCount(), WaitDuration: s.EmptyAcquireWaitTime()}
+	}
+	return []store.PoolUse{use("main", db.pool), use("counts", db.counts)}
 }

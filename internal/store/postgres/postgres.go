@@ -40,8 +40,10 @@ type DB struct {
 	*sqlstore.Queries
 
 	pool *pgxpool.Pool
-	sql  *sql.DB
-	idle int // database/sql's idle connections
+	// counts runs the counts alone, with synchronous_commit = off.
+	counts *pgxpool.Pool
+	sql    *sql.DB
+	idle   int // database/sql's idle connections
 	// dropped is when a dropped connection was last seen (Unix
 	// nanoseconds): connections of database/sql last used before then are
 	// checked before their next use.
@@ -76,7 +78,16 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, sqlstore.Wrap("open postgres", err)
 	}
-	db := &DB{pool: pool, watched: make(chan struct{})}
+	// The counts (quotas.go) have a pool of their own, whose sessions commit
+	// without waiting for the disk; nothing else runs on it.
+	countCfg := cfg.Copy()
+	countCfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
+	counts, err := pgxpool.NewWithConfig(ctx, countCfg)
+	if err != nil {
+		pool.Close()
+		return nil, sqlstore.Wrap("open postgres", err)
+	}
+	db := &DB{pool: pool, counts: counts, watched: make(chan struct{})}
 	db.sql = stdlib.OpenDBFromPool(pool, stdlib.OptionShouldPing(db.shouldPing))
 	// database/sql keeps up to half of the pool's connections between
 	// queries instead of taking one from the pool for each; the other half
@@ -182,6 +193,7 @@ func (db *DB) Close() error {
 	<-db.watched
 	err := db.sql.Close()
 	db.pool.Close()
+	db.counts.Close()
 	return err
 }
 

@@ -157,33 +157,22 @@ func (db *DB) ReturnSearch(ctx context.Context, accountID int64, at, now time.Ti
 	return db.giveBack(ctx, "return search", returnSearchSQL, now, accountID, model.DayOf(at).Unix())
 }
 
-// countDurably says whether a count's commit waits for its WAL record to
-// reach the disk (see count).
-const countDurably = false
-
 // count runs query, one statement that counts in a usage row and returns
-// the row, and reads that row into dest, in a single round trip: BEGIN, SET
-// LOCAL synchronous_commit = off, the statement and COMMIT are sent
-// together. The commit returns before its WAL record reaches the disk; the
-// WAL writer flushes it within 3 × wal_writer_delay (600 ms by default), so
-// a crash of the database server (not of a replica) forgets at most the
+// the row, and reads that row into dest: one statement, one round trip, on
+// the counting pool, whose sessions commit with synchronous_commit = off.
+// The commit returns before its WAL record reaches the disk; the WAL
+// writer flushes it within 3 × wal_writer_delay (600 ms by default), so a
+// crash of the database server (not of a replica) forgets at most the
 // counts committed in that time before it.
 //
 // When the connection fails, the count runs again only where it surely did
 // not commit: nothing was sent, or the server answered with an error (a
-// statement that failed, or a session it ended before the statements ran);
+// statement that failed, or a session it ended before the statement ran);
 // otherwise the failure is a *sqlstore.CommitError, which the caller turns
 // into a 503.
 func (db *DB) count(ctx context.Context, query string, args []any, dest ...any) error {
 	return db.retry(ctx, func() error {
-		var b pgx.Batch
-		b.Queue("BEGIN")
-		if !countDurably {
-			b.Queue("SET LOCAL synchronous_commit = off")
-		}
-		b.Queue(query, args...).QueryRow(func(row pgx.Row) error { return row.Scan(dest...) })
-		b.Queue("COMMIT")
-		err := db.pool.SendBatch(ctx, &b).Close()
+		err := db.counts.QueryRow(ctx, query, args...).Scan(dest...)
 		var pgErr *pgconn.PgError
 		if err != nil && !pgconn.SafeToRetry(err) && !errors.As(err, &pgErr) && !errors.Is(err, pgx.ErrNoRows) {
 			return &sqlstore.CommitError{Err: err}

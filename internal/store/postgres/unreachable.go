@@ -107,6 +107,7 @@ func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 func (db *DB) dropIdle() {
 	db.dropped.Store(time.Now().UnixNano())
 	db.pool.Reset()
+	db.counts.Reset()
 	db.sql.SetMaxIdleConns(0)
 	db.sql.SetMaxIdleConns(db.idle)
 }
