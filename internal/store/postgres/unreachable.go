@@ -42,18 +42,21 @@ func Unreachable(err error) bool {
 		strings.Contains(err.Error(), "conn closed")
 }
 
-// retry runs fn, and again, up to attempts runs in all, while it fails
-// because the connection was dropped, unless fn may have committed what it
-// wrote. Before each new run it drops every idle connection, since a server
-// that ended one session has usually ended them all, and a connection used
-// less than a second ago is reused without a check. More than one new run:
-// a server that ends its sessions may end the new one too before it is
-// used (a restart in progress, an administrator ending a role's sessions
-// while they reconnect).
+// retry runs fn, and again while it fails because the connection was
+// dropped, unless fn may have committed what it wrote: up to attempts runs,
+// and none started retryFor after the first. Before each new run it drops
+// every idle connection, since a server that ended one session has usually
+// ended them all, and a connection used less than a second ago is reused
+// without a check. A server that is ending sessions (a restart in
+// progress, an administrator ending a role's sessions) may end the new one
+// too before its statement ran, most of all while statements queue for a
+// connection; a database that cannot be reached fails each run at once, so
+// the request is still answered 503 quickly.
 func (db *DB) retry(ctx context.Context, fn func() error) error {
+	start := time.Now()
 	err := fn()
 	for range attempts - 1 {
-		if !Unreachable(err) || ctx.Err() != nil || mayHaveCommitted(err) {
+		if !Unreachable(err) || ctx.Err() != nil || mayHaveCommitted(err) || time.Since(start) > retryFor {
 			return err
 		}
 		db.dropIdle()
@@ -62,8 +65,12 @@ func (db *DB) retry(ctx context.Context, fn func() error) error {
 	return err
 }
 
-// attempts bounds the runs of a statement whose connection dropped.
-const attempts = 3
+// attempts and retryFor bound the runs of a statement whose connection
+// dropped.
+const (
+	attempts = 8
+	retryFor = 2 * time.Second
+)
 
 // mayHaveCommitted tells whether err leaves it unknown if a transaction
 // committed: its COMMIT was sent and no answer came back (the connection
