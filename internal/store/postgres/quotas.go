@@ -180,3 +180,17 @@ func (db *DB) count(ctx context.Context, query string, args []any, dest ...any) 
 		return err
 	})
 }
+
+// TouchKey records a key's last use as sqlstore does (the latest use wins),
+// on the counting pool: a last-used time is bookkeeping like a count, which
+// a crash of the database server may forget the last moments of, and it
+// moves no generation, so it leaves those held in memory valid. Running it
+// twice writes the same, so it always runs again on a dropped connection.
+func (db *DB) TouchKey(ctx context.Context, keyID string, at time.Time) error {
+	err := db.retry(ctx, func() error {
+		_, err := db.counts.Exec(ctx, `UPDATE api_keys SET last_used_ns = $1
+			WHERE id = $2 AND (last_used_ns IS NULL OR last_used_ns < $1)`, at.UnixNano(), keyID)
+		return err
+	})
+	return sqlstore.Wrap("touch key", err)
+}
