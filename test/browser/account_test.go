@@ -105,8 +105,9 @@ func TestAccountInChromium(t *testing.T) {
 // fitsAPhone checks the account page on a 360 px screen: axe-core finds no
 // serious violation (with JavaScript), the page does not
 // scroll sideways, every Revoke button shows whole, a key's prefix, dates and
-// "never" each stay on one line, and the chart keeps its drawn size, so that
-// its 11-unit labels stay 11 px, scrolling inside its own box.
+// "never" each stay on one line, every caption shows whole, and the chart
+// keeps its drawn size, so that its 11-unit labels stay 11 px, scrolling
+// inside its own box.
 func (b *browser) fitsAPhone(axe []byte, javascript bool) {
 	b.t.Helper()
 	b.run("360 px", emulation.SetDeviceMetricsOverride(360, 800, 2, true))
@@ -116,7 +117,7 @@ func (b *browser) fitsAPhone(axe []byte, javascript bool) {
 	}
 	var got struct {
 		Width, Revoke, Chart float64
-		Split                []string
+		Split, Cut           []string
 	}
 	b.eval(`({
 		width: document.documentElement.scrollWidth,
@@ -124,6 +125,13 @@ func (b *browser) fitsAPhone(axe []byte, javascript bool) {
 		chart: document.querySelector('svg.chart').getBoundingClientRect().width,
 		split: Array.from(document.querySelectorAll('#keys td[data-label]')).filter(td =>
 			td.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(td).lineHeight)).map(td => td.textContent),
+		cut: Array.from(document.querySelectorAll('.account-area caption, .account-area figcaption')).filter(c => {
+			const r = document.createRange();
+			r.selectNodeContents(c);
+			// Within the screen, and within the box that scrolls it.
+			const box = (c.closest('.table') || c.parentElement).getBoundingClientRect();
+			return r.getBoundingClientRect().right > Math.min(360, box.right) + 0.5;
+		}).map(c => c.textContent),
 	})`, &got)
 	if got.Width > 360 {
 		b.t.Errorf("/account is %v px wide on a 360 px screen", got.Width)
@@ -136,6 +144,9 @@ func (b *browser) fitsAPhone(axe []byte, javascript bool) {
 	}
 	if len(got.Split) > 0 {
 		b.t.Errorf("key facts wrap on a 360 px screen: %q", got.Split)
+	}
+	if len(got.Cut) > 0 {
+		b.t.Errorf("captions run past a 360 px screen: %q", got.Cut)
 	}
 }
 
