@@ -74,6 +74,17 @@ func normalEmail(s string) (string, *failure.Error) {
 	return out, nil
 }
 
+// NormalEmail returns the address as accounts store it, read as sign-in
+// reads it (see normalEmail), or the invalid_parameter failure that says
+// what is wrong with it; operator commands take addresses through it.
+func NormalEmail(s string) (string, error) {
+	email, refused := normalEmail(s)
+	if refused != nil {
+		return "", refused
+	}
+	return email, nil
+}
+
 func badEmail() *failure.Error {
 	return invalid("email", "Enter one email address, such as ada@example.com.")
 }

@@ -43,7 +43,9 @@ func TestUsageErrors(t *testing.T) {
 		{"import without a file", []string{"import", "--database", db}, 2, "takes one argument"},
 		{"bad status", []string{"signals", "set-status", "x", "visible", "--database", db}, 2, "status must be"},
 		{"bad market-only", []string{"signals", "set-status", "x", "public", "--market-only=maybe", "--database", db}, 2, "--market-only takes true or false"},
-		{"bad email", []string{"accounts", "create", "--email", "not an email", "--database", db}, 2, "plain email address"},
+		{"bad email", []string{"accounts", "create", "--email", "not an email", "--database", db}, 2, "Enter one email address"},
+		{"invisible character in an email", []string{"accounts", "create", "--email", "ada\u200b@example.com", "--database", db}, 2, "invisible character (U+200B)"},
+		{"email at an address literal", []string{"accounts", "create", "--email", "ada@[192.0.2.1]", "--database", db}, 2, "IP address"},
 		{"limits of a missing account", []string{"accounts", "set-limits", "--email", "a@example.com", "--daily-requests", "5", "--database", db}, 1, "no account"},
 		{"unknown key", []string{"keys", "revoke", "key_nope", "--database", db}, 1, "no active key"},
 		{"missing file", []string{"import", filepath.Join(t.TempDir(), "none.jsonl"), "--database", db}, 1, "no such file"},
@@ -55,6 +57,25 @@ func TestUsageErrors(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr:\n%s\nwant it to say %q", code, tt.code, errs, tt.says)
 			}
 		})
+	}
+}
+
+// Operator commands read an email as sign-in does: an account created with
+// capitals and a Unicode domain is the account that signs in, and is found
+// however its address is typed.
+func TestEmailsAreReadAsSignInReadsThem(t *testing.T) {
+	env := map[string]string{"SIGNALS_DATABASE": filepath.Join(t.TempDir(), "mail.db")}
+	if _, errs, code := runCLI(t, env, "", "accounts", "create", "--email", "Ada@Bücher.Example"); code != 0 ||
+		!strings.Contains(errs, "for ada@bücher.example") {
+		t.Fatalf("accounts create: exit %d: %s", code, errs)
+	}
+	for _, typed := range []string{"ada@bücher.example", "ADA@xn--bcher-kva.example"} {
+		if out, errs, code := runCLI(t, env, "", "keys", "create", "--email", typed); code != 0 || !strings.HasPrefix(out, "sig_") {
+			t.Errorf("keys create --email %s: exit %d: %s", typed, code, errs)
+		}
+	}
+	if _, errs, code := runCLI(t, env, "", "accounts", "create", "--email", "ADA@bücher.example"); code != 1 || !strings.Contains(errs, "exists") {
+		t.Errorf("the same address in capitals: exit %d: %s", code, errs)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/mail"
 	"net/url"
 	"os"
 	"strconv"
@@ -14,9 +13,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"signals/internal/account"
 	"signals/internal/app"
 	"signals/internal/auth"
 	"signals/internal/demo"
+	"signals/internal/failure"
 	"signals/internal/importer"
 	"signals/internal/model"
 	"signals/internal/search/openai"
@@ -245,12 +246,19 @@ func (c *command) emailFlag() *string {
 	return c.fs.String("email", "", "the account's email address")
 }
 
-func checkEmail(email string) error {
-	a, err := mail.ParseAddress(email)
-	if err != nil || a.Address != email || a.Name != "" {
-		return fmt.Errorf("%w: --email must be a plain email address", errUsage)
+// checkEmail returns the address as accounts store it, read as sign-in
+// reads it (NFC, the domain by IDNA, lower case), or a usage error that
+// says what is wrong with it.
+func checkEmail(email string) (string, error) {
+	normal, err := account.NormalEmail(email)
+	if err != nil {
+		detail := err.Error()
+		if f, ok := failure.As(err); ok {
+			detail = f.Detail
+		}
+		return "", fmt.Errorf("%w: --email: %s", errUsage, detail)
 	}
-	return nil
+	return normal, nil
 }
 
 func accountsCreate(ctx context.Context, args []string, env Env) error {
@@ -259,7 +267,8 @@ func accountsCreate(ctx context.Context, args []string, env Env) error {
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	if err := checkEmail(*email); err != nil {
+	normal, err := checkEmail(*email)
+	if err != nil {
 		return err
 	}
 	st, err := c.openStore(ctx)
@@ -267,9 +276,9 @@ func accountsCreate(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	a, err := st.CreateAccount(ctx, *email, time.Now())
+	a, err := st.CreateAccount(ctx, normal, time.Now())
 	if errors.Is(err, store.ErrExists) {
-		return fmt.Errorf("an account with email %s exists", *email)
+		return fmt.Errorf("an account with email %s exists", normal)
 	}
 	if err != nil {
 		return err
@@ -320,7 +329,8 @@ func accountsSetLimits(ctx context.Context, args []string, env Env) error {
 
 // account opens the store and finds the account with the given email.
 func (c *command) account(ctx context.Context, email string) (store.Store, model.Account, error) {
-	if err := checkEmail(email); err != nil {
+	email, err := checkEmail(email)
+	if err != nil {
 		return nil, model.Account{}, err
 	}
 	st, err := c.openStore(ctx)
