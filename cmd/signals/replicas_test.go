@@ -286,3 +286,64 @@ func TestKillNineOfAReplicaKeepsLimits(t *testing.T) {
 		set[len(set)-1].key = set[0].key
 	}
 }
+
+// A key revoked by the keys command, another process, is refused by every
+// replica: each keeps the credentials' generation in memory and learns of
+// the change when the database announces it, at the latest by its check
+// every second.
+func TestRevocationReachesEveryReplica(t *testing.T) {
+	set := replicaSet(t, "10s", 2)
+	db := "--database=" + currentDB
+	if _, errs, code := run(t, "", "accounts", "create", "--email", "revoke@example.com", db); code != 0 {
+		t.Fatalf("accounts create: %d %s", code, errs)
+	}
+	out, errs, code := run(t, "", "keys", "create", "--email", "revoke@example.com", "--name", "gone", db)
+	if code != 0 {
+		t.Fatalf("keys create: %d %s", code, errs)
+	}
+	key := strings.TrimSpace(out)
+	status := func(s *server) int {
+		req, _ := http.NewRequest(http.MethodGet, s.base+"/api/v1/signals?page_size=1", nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, s := range set {
+		if got := status(s); got != 200 { // the key is now cached in each
+			t.Fatalf("before the revocation: %d", got)
+		}
+	}
+	listed, _, _ := run(t, "", "keys", "list", "--email", "revoke@example.com", db)
+	keyID := strings.Fields(strings.Split(listed, "\n")[1])[0]
+	if _, errs, code := run(t, "", "keys", "revoke", keyID, db); code != 0 {
+		t.Fatalf("revoke: %d %s", code, errs)
+	}
+	revoked := time.Now()
+	for i, s := range set {
+		served := 0
+		for {
+			got := status(s)
+			if got == 401 {
+				break
+			}
+			if got != 200 {
+				t.Fatalf("replica %d after the revocation: %d", i, got)
+			}
+			served++
+			if time.Since(revoked) > 3*time.Second {
+				t.Fatalf("replica %d still serves the revoked key %s after the revocation", i, time.Since(revoked))
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Logf("replica %d: refused the revoked key %s after the command returned, having served it %d more times",
+			i, time.Since(revoked).Round(time.Millisecond), served)
+		if got := status(s); got != 401 {
+			t.Errorf("replica %d served the revoked key again: %d", i, got)
+		}
+	}
+}
