@@ -312,6 +312,15 @@ func (p *Pages) CreateKey(w http.ResponseWriter, r *http.Request) {
 	p.showAccount(w, r, v)
 }
 
+// CheckKeyName refuses a key name as the account page does (see
+// checkKeyName); operator commands name keys through it.
+func CheckKeyName(name string) error {
+	if refused := checkKeyName(name); refused != nil {
+		return refused
+	}
+	return nil
+}
+
 // checkKeyName refuses a trimmed key name that is empty, too long or
 // holds control characters, for creating and renaming alike.
 func checkKeyName(name string) *failure.Error {

@@ -68,6 +68,7 @@ var verbs = []verb{
 		"set an account's actual limits", accountsSetLimits},
 	{"keys create", "--email E [--name N]", "print a new API key once", keysCreate},
 	{"keys list", "--email E", "list an account's keys", keysList},
+	{"keys rename", "KEY_ID --email E --name N", "rename one of an account's active keys", keysRename},
 	{"keys revoke", "KEY_ID", "revoke a key", keysRevoke},
 	{"hubs add", "SLUG --title T [--description D] --filter 'tags=funding&country=canada'",
 		"register a feed hub: a page and feeds with a fixed filter", hubsAdd},

@@ -60,6 +60,46 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// keys rename renames one of the account's active keys, with the names the
+// account page accepts, and refuses another account's key or a revoked one.
+func TestKeysRename(t *testing.T) {
+	env := map[string]string{"SIGNALS_DATABASE": filepath.Join(t.TempDir(), "rename.db")}
+	for _, email := range []string{"ada@example.com", "bob@example.com"} {
+		if _, errs, code := runCLI(t, env, "", "accounts", "create", "--email", email); code != 0 {
+			t.Fatalf("accounts create: %s", errs)
+		}
+	}
+	if _, errs, code := runCLI(t, env, "", "keys", "create", "--email", "ada@example.com", "--name", "laptop"); code != 0 {
+		t.Fatalf("keys create: %s", errs)
+	}
+	listed, _, _ := runCLI(t, env, "", "keys", "list", "--email", "ada@example.com")
+	id := strings.Fields(strings.Split(listed, "\n")[1])[0]
+	tests := []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"control character", []string{id, "--email", "ada@example.com", "--name", "a\x07b"}, 2, "without control characters"},
+		{"empty", []string{id, "--email", "ada@example.com", "--name", "  "}, 2, "Give the key a name"},
+		{"another account's key", []string{id, "--email", "bob@example.com", "--name", "mine"}, 1, "no active key"},
+		{"renamed", []string{id, "--email", "ada@example.com", "--name", "  CI runner "}, 0, `to "CI runner"`},
+	}
+	for _, tt := range tests {
+		_, errs, code := runCLI(t, env, "", append([]string{"keys", "rename"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(errs, tt.says) {
+			t.Errorf("%s: exit %d, want %d; stderr %q, want it to say %q", tt.name, code, tt.code, errs, tt.says)
+		}
+	}
+	if listed, _, _ := runCLI(t, env, "", "keys", "list", "--email", "ada@example.com"); !strings.Contains(listed, "CI runner") {
+		t.Errorf("after the rename:\n%s", listed)
+	}
+	runCLI(t, env, "", "keys", "revoke", id)
+	if _, errs, code := runCLI(t, env, "", "keys", "rename", id, "--email", "ada@example.com", "--name", "x"); code != 1 {
+		t.Errorf("renaming a revoked key: exit %d %s", code, errs)
+	}
+}
+
 // Operator commands read an email as sign-in does: an account created with
 // capitals and a Unicode domain is the account that signs in, and is found
 // however its address is typed.

@@ -355,6 +355,10 @@ func keysCreate(ctx context.Context, args []string, env Env) error {
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
+	*name = strings.TrimSpace(*name)
+	if err := checkKeyName(*name); err != nil {
+		return err
+	}
 	st, a, err := c.account(ctx, *email)
 	if err != nil {
 		return err
@@ -401,6 +405,45 @@ func writeKeys(out io.Writer, keys []model.APIKey) {
 			k.CreatedAt.Format(time.RFC3339), when(k.LastUsed), when(k.RevokedAt))
 	}
 	tw.Flush()
+}
+
+// checkKeyName refuses, as a usage error, a key name the account page
+// would refuse.
+func checkKeyName(name string) error {
+	if err := account.CheckKeyName(name); err != nil {
+		detail := err.Error()
+		if f, ok := failure.As(err); ok {
+			detail = f.Detail
+		}
+		return fmt.Errorf("%w: --name: %s", errUsage, detail)
+	}
+	return nil
+}
+
+func keysRename(ctx context.Context, args []string, env Env) error {
+	c := newCommand("keys rename", env)
+	email := c.emailFlag()
+	name := c.fs.String("name", "", "the key's new name")
+	pos, err := c.parse(args, 1, "one argument: KEY_ID")
+	if err != nil {
+		return err
+	}
+	*name = strings.TrimSpace(*name)
+	if err := checkKeyName(*name); err != nil {
+		return err
+	}
+	st, a, err := c.account(ctx, *email)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.RenameKey(ctx, a.ID, pos[0], *name); errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no active key with id %q for %s", pos[0], a.Email)
+	} else if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "renamed %s to %q\n", pos[0], *name)
+	return nil
 }
 
 func keysRevoke(ctx context.Context, args []string, env Env) error {

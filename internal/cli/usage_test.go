@@ -21,7 +21,7 @@ func TestCommandGroupsListTheirCommands(t *testing.T) {
 			[]string{"usage: signals accounts <command>", "accounts create --email E", "accounts set-limits --email E", "signals accounts needs a command"},
 			[]string{"keys create"}},
 		{"keys alone", []string{"keys"}, 2, nil,
-			[]string{"keys create --email E", "keys list --email E", "keys revoke KEY_ID", "signals keys needs a command"},
+			[]string{"keys create --email E", "keys list --email E", "keys rename KEY_ID --email E --name N", "keys revoke KEY_ID", "signals keys needs a command"},
 			[]string{"accounts create"}},
 		{"signals alone", []string{"signals"}, 2, nil,
 			[]string{"signals set-status ID public|hidden|pending", "signals signals needs a command"},
