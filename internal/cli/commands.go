@@ -252,13 +252,19 @@ func (c *command) emailFlag() *string {
 func checkEmail(email string) (string, error) {
 	normal, err := account.NormalEmail(email)
 	if err != nil {
-		detail := err.Error()
-		if f, ok := failure.As(err); ok {
-			detail = f.Detail
-		}
-		return "", fmt.Errorf("%w: --email: %s", errUsage, detail)
+		return "", refusedFlag("--email", err)
 	}
 	return normal, nil
+}
+
+// refusedFlag is the usage error for a flag whose value the account area
+// refuses, saying what its failure says to a person.
+func refusedFlag(flag string, err error) error {
+	detail := err.Error()
+	if f, ok := failure.As(err); ok {
+		detail = f.Detail
+	}
+	return fmt.Errorf("%w: %s: %s", errUsage, flag, detail)
 }
 
 func accountsCreate(ctx context.Context, args []string, env Env) error {
@@ -355,8 +361,8 @@ func keysCreate(ctx context.Context, args []string, env Env) error {
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	*name = strings.TrimSpace(*name)
-	if err := checkKeyName(*name); err != nil {
+	named, err := keyName(*name)
+	if err != nil {
 		return err
 	}
 	st, a, err := c.account(ctx, *email)
@@ -364,7 +370,7 @@ func keysCreate(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	secret, _, err := auth.Issue(ctx, st, a.ID, *name, time.Now())
+	secret, _, err := auth.Issue(ctx, st, a.ID, named, time.Now())
 	if err != nil {
 		return err
 	}
@@ -407,17 +413,14 @@ func writeKeys(out io.Writer, keys []model.APIKey) {
 	tw.Flush()
 }
 
-// checkKeyName refuses, as a usage error, a key name the account page
-// would refuse.
-func checkKeyName(name string) error {
+// keyName returns the trimmed key name, or, as a usage error, why the
+// account page would refuse it.
+func keyName(name string) (string, error) {
+	name = strings.TrimSpace(name)
 	if err := account.CheckKeyName(name); err != nil {
-		detail := err.Error()
-		if f, ok := failure.As(err); ok {
-			detail = f.Detail
-		}
-		return fmt.Errorf("%w: --name: %s", errUsage, detail)
+		return "", refusedFlag("--name", err)
 	}
-	return nil
+	return name, nil
 }
 
 func keysRename(ctx context.Context, args []string, env Env) error {
@@ -428,8 +431,8 @@ func keysRename(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	*name = strings.TrimSpace(*name)
-	if err := checkKeyName(*name); err != nil {
+	named, err := keyName(*name)
+	if err != nil {
 		return err
 	}
 	st, a, err := c.account(ctx, *email)
@@ -437,12 +440,12 @@ func keysRename(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	if err := st.RenameKey(ctx, a.ID, pos[0], *name); errors.Is(err, store.ErrNotFound) {
+	if err := st.RenameKey(ctx, a.ID, pos[0], named); errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("no active key with id %q for %s", pos[0], a.Email)
 	} else if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "renamed %s to %q\n", pos[0], *name)
+	fmt.Fprintf(env.Stderr, "renamed %s to %q\n", pos[0], named)
 	return nil
 }
 

@@ -45,8 +45,8 @@ type DB struct {
 	sql    *sql.DB
 	idle   int // database/sql's idle connections
 	// dropped is when a dropped connection was last seen (Unix
-	// nanoseconds): connections of database/sql last used before then are
-	// checked before their next use.
+	// nanoseconds): connections of database/sql last checked before then
+	// are checked before their next use (shouldPing).
 	dropped atomic.Int64
 	// sample tells how common trigrams are, for choosing which to ask the
 	// trigram index for; IndexTrigrams takes it again now and then.
