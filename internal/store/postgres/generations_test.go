@@ -84,6 +84,16 @@ func TestGenerationsFollowAnnouncements(t *testing.T) {
 		t.Errorf("right after a revocation here: credentials' generation %d (%v), was %d", after, err, before)
 	}
 
+	// Recording a key's last use moves no generation, and leaves them in
+	// memory.
+	waitUntil(t, "the generations in memory again", func() bool { _, ok := db.remembered(); return ok })
+	if err := db.TouchKey(ctx, "k1", now.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := db.remembered(); !ok {
+		t.Error("a key's last-used time marked the generations stale")
+	}
+
 	// With the listener cut off, requests read the generations themselves,
 	// and the listener comes back.
 	pid := db.listener.Load()
