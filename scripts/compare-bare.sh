@@ -70,7 +70,7 @@ for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null &
 kill -0 "$pid" 2>/dev/null || { echo "the server did not start:" >&2; cat "$dir/serve.log" >&2; exit 1; }
 # Measure the steady state: once the first start has filled the substring
 # index and embedded the signals for semantic search, both of which it says.
-for what in "indexed trigrams" "embedded signals"; do
+for what in "indexed substrings" "embedded signals"; do
   for _ in $(seq 1 6000); do grep -q "$what" "$dir/serve.log" && break; kill -0 "$pid" || break; sleep 0.1; done
   grep -q "$what" "$dir/serve.log" || { echo "the server did not say \"$what\" within 10 minutes:" >&2; tail -5 "$dir/serve.log" >&2; exit 1; }
 done

@@ -30,7 +30,7 @@ start=$(date +%s.%N)
 for _ in $(seq 1 1200); do grep -q 'op="embed signals"' "$dir/serve.log" && break; sleep 0.1; done
 end=$(date +%s.%N)
 echo "first start: $(grep 'op="embed signals"' "$dir/serve.log" | grep -o 'signals=[0-9]*' | head -1) embedded in about $(echo "$end - $start" | bc) s"
-for _ in $(seq 1 6000); do grep -q "indexed trigrams" "$dir/serve.log" && break; sleep 0.1; done
-echo "trigram index: $(grep "indexed trigrams" "$dir/serve.log" | grep -o 'duration=[^ ]*' | head -1)"
+for _ in $(seq 1 6000); do grep -q "indexed substrings" "$dir/serve.log" && break; sleep 0.1; done
+echo "substring index: $(grep "indexed substrings" "$dir/serve.log" | grep -o 'duration=[^ ]*' | head -1)"
 go run ./tools/load -base "http://127.0.0.1:$port" -key "$key" -n 20000 -c 16
 echo "serving process: $(grep -E 'VmHWM|VmRSS' /proc/$pid/status | tr -s ' \t' ' ' | paste -sd ' ')"

@@ -94,17 +94,17 @@ func newFixture(path string, index bool) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The server fills the trigram index after an import; measure the
+	// The server fills the substring index after an import; measure the
 	// steady state it reaches.
 	if ix, ok := a.Store().(interface {
-		IndexTrigrams(context.Context) (int, error)
+		IndexSubstrings(context.Context) (int, error)
 	}); ok && index {
 		start := time.Now()
-		n, err := ix.IndexTrigrams(ctx)
+		n, err := ix.IndexSubstrings(ctx)
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(os.Stderr, "trigram index: %d signals in %v\n", n, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(os.Stderr, "substring index: %d times in %v\n", n, time.Since(start).Round(time.Millisecond))
 	}
 	f := &fixture{app: a, key: key, path: path}
 	for page := 1; len(f.ids) < 2000; page++ {

@@ -8,11 +8,12 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
-	"strings"
 	"sync"
 
 	"modernc.org/sqlite"
@@ -33,6 +34,10 @@ const (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// schema holds the migrations Open applies: migrations, but in a test of
+// an upgrade from an earlier schema.
+var schema fs.FS = migrations
+
 // dialect is how SQLite spells what the shared queries need.
 var dialect = sqlstore.Dialect{
 	PublicOnly: `status = 'public' AND market_only = 0`,
@@ -40,17 +45,7 @@ var dialect = sqlstore.Dialect{
 	SignalKey:  "pk", // the rowid: a smaller key than the id
 	VectorKey:  "signal_pk",
 	Vectors:    littleEndian,
-	Trigrams: &sqlstore.Trigrams{
-		Candidates: trigramCandidates,
-		In:         `pk IN (SELECT value FROM json_each(?))`,
-		// The unary + keeps the rowid from choosing the plan.
-		InOrder: `+pk IN (SELECT value FROM json_each(?))`,
-		// Walking the listing order against the candidates reads only the
-		// signals on the way, so many candidates cost little more than few:
-		// up to 5,000, which the index names in about 3 ms.
-		Limit: 5000,
-		List:  func(keys []string) any { return "[" + strings.Join(keys, ",") + "]" },
-	},
+	Substrings: substrings,
 	Constraint: constraint,
 }
 
@@ -79,8 +74,6 @@ type DB struct {
 	counters *counters
 	slots    slots
 	claims   claims
-	// terms are the trigrams signal_trigram_terms lists, once read.
-	terms trigramTerms
 
 	path      string
 	serveLock *os.File
@@ -149,7 +142,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		`CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY)`); err != nil {
 		return err
 	}
-	all, err := sqlstore.Migrations(migrations, "migrations")
+	all, err := sqlstore.Migrations(schema, "migrations")
 	if err != nil {
 		return err
 	}
@@ -161,21 +154,30 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// wasJSON is the JSON array of a migration's earlier versions.
+func wasJSON(was []string) string {
+	b, _ := json.Marshal(append([]string{}, was...))
+	return string(b)
+}
+
 func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil {
+	var applied, renumbered int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE version = ?), count(*) FILTER (WHERE version IN (SELECT value FROM json_each(?)))
+		FROM schema_migrations`, m.Version, wasJSON(m.Was)).Scan(&applied, &renumbered); err != nil {
 		return err
 	}
-	if n > 0 {
+	if applied > 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-		return err
+	if renumbered == 0 {
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, m.Version); err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -161,124 +160,6 @@ func (q *Queries) signals(ctx context.Context, limit int, query string, args ...
 		return err
 	})
 	return list, err
-}
-
-// maxParts bounds how many parts of a listing by substring are looked up
-// in the trigram index (see Trigrams.Candidates) before the rest of it is
-// walked, but for the candidates the index has named already (Part.Rest).
-const maxParts = 12
-
-// listSubstring returns the signals of the page of lq, and the one after
-// it when there is one, that hold its substring, among those meeting where
-// (with args). It asks the trigram index for the candidates of the listing
-// one part after another, until the page is full, and walks the listing
-// order where the index cannot narrow it down (or where the substring is
-// so common that walking finds the page sooner).
-func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where string, args []any) ([]model.Signal, error) {
-	folded := model.Fold(lq.Q)
-	// A position, not LIKE: % and _ match only themselves. It decides
-	// among the trigram index's candidates too, so that the index only
-	// ever narrows the scan and never changes an answer.
-	contains := func(col string) string { return q.dialect.Position + "(" + col + ", ?) > 0" }
-	where += ` AND (` + contains("fold_text") + ` OR ` + contains("fold_author") + ` OR ` + contains("fold_headline") + `)`
-	args = append(args, folded, folded, folded)
-	// list holds the matching signals from the skipped-th on.
-	offset, need := lq.Offset(), lq.Offset()+lq.PageSize+1
-	var list []model.Signal
-	skipped := 0
-	part := Part{}
-	for {
-		part.Want = need - skipped - len(list)
-		var keys []string
-		var until *Bound
-		ok := false
-		if part.Round < maxParts || part.Rest != nil {
-			var err error
-			if keys, until, ok, err = q.trigramCandidates(ctx, folded, &part); err != nil {
-				return nil, err
-			}
-		}
-		if until != nil && part.After != nil && !part.After.Before(*until) {
-			ok, until = false, nil // no progress: walk the rest
-		}
-		w, a := where, slices.Clone(args)
-		if part.After != nil {
-			w += ` AND (published_ns, id) < (?, ?)`
-			a = append(a, part.After.PublishedNS, part.After.ID)
-		}
-		if ok {
-			in := q.dialect.Trigrams.In
-			if t := q.dialect.Trigrams; t.InOrder != "" && len(keys) > orderedCandidates {
-				in = t.InOrder
-			}
-			w += ` AND ` + in
-			a = append(a, q.dialect.Trigrams.List(keys))
-		}
-		if until != nil {
-			w += ` AND (published_ns, id) >= (?, ?)`
-			a = append(a, until.PublishedNS, until.ID)
-		}
-		limit, skip := part.Want, 0
-		if part.After == nil && until == nil {
-			// One query answers the whole listing: it skips the
-			// offset itself.
-			limit, skip, skipped = lq.PageSize+1, offset, offset
-		}
-		if !ok || len(keys) > 0 {
-			// A part without candidates holds no signal to read.
-			page, err := q.listPage(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+w+orderSignals+` LIMIT ? OFFSET ?`,
-				a, limit, skip)
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, page...)
-		}
-		part.Round++
-		if until == nil || skipped+len(list) >= need {
-			break
-		}
-		part.After = until
-	}
-	return list[min(len(list), offset-skipped):], nil
-}
-
-// trigramCandidates is how many candidates the trigram index may name for
-// a listing to check them one by one; with more, the substring is common
-// enough that walking the listing order finds a page sooner. Both ways read
-// at most about this many signals for the first page of 100,000.
-const trigramCandidates = 1500
-
-// orderedCandidates is how many candidates a listing reads one by one; with
-// more, it walks the listing order and reads only those it reaches (see
-// Trigrams.InOrder). Walking finds a page within about 20 × N / candidates
-// entries of N, and an entry of the order's index costs a small part of
-// reading a signal.
-const orderedCandidates = 100
-
-// trigramCandidates returns the keys of the signals of part that may
-// contain the folded substring, and where they end (see
-// Trigrams.Candidates); ok is false when the index cannot narrow the
-// listing down: no index, or too many candidates.
-func (q *Queries) trigramCandidates(ctx context.Context, folded string, part *Part) ([]string, *Bound, bool, error) {
-	t := q.dialect.Trigrams
-	if t == nil {
-		return nil, nil, false, nil
-	}
-	limit := trigramCandidates
-	if t.Limit > 0 {
-		limit = t.Limit
-	}
-	var keys []string
-	var until *Bound
-	var ok bool
-	start := *part
-	err := q.reading(ctx, func() error {
-		*part = start // what a failed read left in part is not to be kept
-		var err error
-		keys, until, ok, err = t.Candidates(ctx, q.read, folded, part, limit)
-		return err
-	})
-	return keys, until, ok, err
 }
 
 // GetSignal returns one public signal with its text cut to MaxTextChars.

@@ -40,10 +40,9 @@ type Dialect struct {
 	// index covers every filter column, so that the rows skipped are
 	// skipped in the index alone.
 	IDsFirst bool
-	// Trigrams, when not nil, is the engine's trigram index over the folded
-	// columns, which narrows a substring of three characters or more down
-	// to the few signals that may contain it.
-	Trigrams *Trigrams
+	// Substrings, when not nil, is the engine's substring index over the
+	// folded columns (see Substrings).
+	Substrings *Substrings
 	// Constraint translates the engine's constraint errors: store.ErrExists
 	// for a unique key taken, store.ErrNotFound for a missing referenced
 	// row, any other error unchanged.
@@ -72,79 +71,27 @@ func (e *CommitError) Error() string { return "commit: " + e.Err.Error() }
 // Unwrap returns the error of the commit.
 func (e *CommitError) Unwrap() error { return e.Err }
 
-// Trigrams is how an engine asks its trigram index for candidates.
-type Trigrams struct {
-	// Candidates returns the SignalKey of every signal (public or not)
-	// that may contain the folded substring, and possibly of others,
-	// among the signals after part.After in the listing order (from the
-	// newest when nil) down to until, inclusive (to the oldest when until
-	// is nil). An engine that can read its index in parts returns part of
-	// the listing at a time, the listing asking for the next part until
-	// its page is full (see Part). ok is false when the index cannot
-	// narrow the listing down within limit candidates, or when walking
-	// finds the signals sooner: the listing is then walked in its order
-	// from part.After, down to until when not nil (the index being asked
-	// for the part after it), else to the end. It reads through read.
-	Candidates func(ctx context.Context, read Reader, folded string, part *Part, limit int) (keys []string, until *Bound, ok bool, err error)
-	// In is a condition on one argument, List(keys): the signal's
-	// SignalKey is one of keys.
-	In   string
-	List func(keys []string) any
-	// InOrder, when set, is In written so that it does not choose how
-	// the engine finds rows: a listing with more than orderedCandidates
-	// candidates walks its order's index and checks each entry against
-	// the candidates, reading only the signals it needs for the page,
-	// rather than reading and sorting every candidate.
-	InOrder string
-	// Limit is how many candidates a listing takes from Candidates before
-	// it walks its order instead (default 1,500).
-	Limit int
-}
-
-// A Part is the part of a listing by substring that Trigrams.Candidates
-// is asked for.
-type Part struct {
-	// After is where the part begins, exclusive: nil for the newest.
-	After *Bound
-	// Round counts the parts asked before; Want is how many more
-	// signals the listing needs.
-	Round, Want int
-	// Rest is what Candidates left here for the next part of the same
-	// listing (candidates it found beyond this part, say): nil at first.
-	Rest any
-}
-
-// A Bound is a place in the listing order, at one signal: the signals
-// after it are the older ones, and those as old with a lower id.
-type Bound struct {
-	PublishedNS int64
-	ID          string
-}
-
-// Before tells whether b comes before c in the listing order.
-func (b Bound) Before(c Bound) bool {
-	return b.PublishedNS > c.PublishedNS || b.PublishedNS == c.PublishedNS && b.ID > c.ID
-}
-
-// ReadKeys reads one string column of rows and closes them: at most limit
-// values, and ok false when rows held more.
-func ReadKeys(rows *sql.Rows, limit int) (keys []string, ok bool, err error) {
-	defer rows.Close()
-	keys = make([]string, 0, min(limit, 256))
-	for rows.Next() {
-		if len(keys) == limit {
-			return nil, false, nil
-		}
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			return nil, false, err
-		}
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, false, err
-	}
-	return keys, true, nil
+// Substrings is an engine's full-text index of the signals' folded text,
+// author and headline, which narrows a listing by substring (q) down to the
+// signals that may hold it. Its documents are the signals published at one
+// time, each document keyed by that time, so that reading the index newest
+// first reads the listing order. The background indexer fills it from
+// signal_text_pending, the times whose signals changed since.
+type Substrings struct {
+	// From is the index joined to signals, for a listing's FROM.
+	From string
+	// Newest orders the joined rows by the index's key, newest first,
+	// which the engine reads in index order.
+	Newest string
+	// Among is the condition that a signal's SignalKey is one of those a
+	// subquery (%s) selects, written so that the engine runs the subquery
+	// first and checks only those signals.
+	Among string
+	// Match returns the condition on From that keeps the documents that
+	// may hold the folded substring, with its arguments. ok is false when
+	// the index cannot narrow it down; cond is "" when no indexed document
+	// holds it. It reads through read.
+	Match func(ctx context.Context, read Reader, folded string) (cond string, args []any, ok bool, err error)
 }
 
 // Vectors is how an engine stores embedding vectors in the vector column of
@@ -364,6 +311,10 @@ func (q *Queries) Ping(ctx context.Context) error {
 type Migration struct {
 	Version string
 	SQL     string
+	// Was names the versions the change was applied under before it was
+	// renumbered, from its lines "-- was: VERSION …": a database that
+	// applied one of them has it already.
+	Was []string
 }
 
 // Migrations reads the *.sql files of dir in files, in the order their
@@ -381,6 +332,11 @@ func Migrations(files fs.FS, dir string) ([]Migration, error) {
 			return nil, err
 		}
 		out[i] = Migration{Version: strings.TrimSuffix(strings.TrimPrefix(name, dir+"/"), ".sql"), SQL: string(body)}
+		for _, line := range strings.Split(out[i].SQL, "\n") {
+			if was, ok := strings.CutPrefix(line, "-- was: "); ok {
+				out[i].Was = append(out[i].Was, strings.Fields(was)[0])
+			}
+		}
 	}
 	return out, nil
 }

@@ -24,6 +24,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Filters", func(t *testing.T) { testFilters(t, open(t)) })
 	t.Run("SubstringIsLiteral", func(t *testing.T) { testSubstring(t, open(t)) })
 	t.Run("SubstringCommonAndRare", func(t *testing.T) { testSubstringCommonAndRare(t, open(t)) })
+	t.Run("SubstringSameTime", func(t *testing.T) { testSubstringSameTime(t, open(t)) })
 	t.Run("ObservedAfterIsExact", func(t *testing.T) { testObservedAfter(t, open(t)) })
 	t.Run("Visibility", func(t *testing.T) { testVisibility(t, open(t)) })
 	t.Run("GetCutsText", func(t *testing.T) { testGetCutsText(t, open(t)) })
@@ -256,16 +257,16 @@ func testSubstring(t *testing.T, st store.Store) {
 			})
 		}
 	}
-	// The same answers before a trigram index has seen the signals, after,
+	// The same answers before the substring index has seen the signals, after,
 	// and after a text changes.
 	t.Run("before indexing", func(t *testing.T) { check(t, tests) })
-	indexer, indexes := st.(TrigramIndexer)
+	indexer, indexes := st.(SubstringIndexer)
 	if !indexes {
 		return
 	}
 	index := func(t *testing.T) {
 		t.Helper()
-		if _, err := indexer.IndexTrigrams(context.Background()); err != nil {
+		if _, err := indexer.IndexSubstrings(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -286,11 +287,11 @@ func testSubstring(t *testing.T, st store.Store) {
 	t.Run("changed, indexed", func(t *testing.T) { check(t, changed) })
 }
 
-// TrigramIndexer is a store whose trigram index is filled after imports.
-type TrigramIndexer interface {
-	// IndexTrigrams indexes every signal not indexed yet and returns how
-	// many it indexed.
-	IndexTrigrams(ctx context.Context) (int, error)
+// SubstringIndexer is a store whose substring index is filled after imports.
+type SubstringIndexer interface {
+	// IndexSubstrings indexes the signals changed since it last ran and
+	// returns how many publication times it indexed.
+	IndexSubstrings(ctx context.Context) (int, error)
 }
 
 // A substring found in many signals is listed in the same order and pages
@@ -309,8 +310,8 @@ func testSubstringCommonAndRare(t *testing.T, st store.Store) {
 		}))
 	}
 	Put(t, st, sigs...)
-	if indexer, ok := st.(TrigramIndexer); ok {
-		if _, err := indexer.IndexTrigrams(context.Background()); err != nil {
+	if indexer, ok := st.(SubstringIndexer); ok {
+		if _, err := indexer.IndexSubstrings(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,100 @@
+package postgres
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+
+	"signals/internal/store/sqlstore"
+)
+
+// substrings is PostgreSQL's substring index (migration 0016): pg_trgm's
+// GIN index over signal_text, one row for the public signals of one time.
+var substrings = &sqlstore.Substrings{
+	From:   `signal_text JOIN signals ON signals.published_ns = signal_text.at_ns`,
+	Newest: `signal_text.at_ns DESC`,
+	// An array, so that the planner looks the few signals up by id rather
+	// than checking every signal's text.
+	Among: `id = ANY (ARRAY(%s))`,
+	Match: match,
+}
+
+// match asks the index for the rows LIKE the folded substring. pg_trgm
+// takes its trigrams from runs of letters and digits; a substring without
+// a run of three is asked as the rows holding each of its characters.
+func match(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, bool, error) {
+	like := "%" + likeEscaper.Replace(folded) + "%"
+	run := 0
+	for _, r := range folded {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			run++
+		} else {
+			run = 0
+		}
+		if run == 3 {
+			return `signal_text.folded LIKE ?`, []any{like}, true, nil
+		}
+	}
+	var chars []string
+	for _, r := range folded {
+		if c := string(r); !slices.Contains(chars, c) {
+			chars = append(chars, c)
+		}
+	}
+	return `string_to_array(signal_text.folded, NULL) @> ? AND signal_text.folded LIKE ?`, []any{chars, like}, true, nil
+}
+
+// likeEscaper makes LIKE match s literally (backslash is its escape).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// indexBatch is how many pending times one statement indexes.
+const indexBatch = 500
+
+// indexStatement indexes a batch of pending times, newest first: it takes
+// them from the queue (skipping those another process is indexing, or a
+// change not committed yet has named), writes the public signals of each
+// time as one row, drops the rows of times left without any, and returns
+// how many times it took.
+const indexStatement = `WITH batch AS (
+	DELETE FROM signal_text_pending WHERE published_ns IN (SELECT published_ns FROM signal_text_pending
+		ORDER BY published_ns DESC LIMIT $1 FOR UPDATE SKIP LOCKED)
+	RETURNING published_ns
+), docs AS (
+	SELECT published_ns, string_agg(fold_text || U&'\E000\E000' || fold_author || U&'\E000\E000'
+		|| fold_headline || U&'\E000\E000', '') AS folded
+	FROM signals WHERE published_ns IN (SELECT published_ns FROM batch) AND ` + publicOnly + `
+	GROUP BY published_ns
+), gone AS (
+	DELETE FROM signal_text WHERE at_ns IN (SELECT published_ns FROM batch EXCEPT SELECT published_ns FROM docs)
+), put AS (
+	INSERT INTO signal_text (at_ns, folded) SELECT published_ns, folded FROM docs
+	ON CONFLICT (at_ns) DO UPDATE SET folded = excluded.folded
+)
+SELECT count(*) FROM batch`
+
+// IndexSubstrings indexes the signals of every pending time and returns
+// how many times it indexed. Every serving process runs it in the
+// background; they share the queue.
+func (db *DB) IndexSubstrings(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		var n int
+		if err := db.pool.QueryRow(ctx, indexStatement, indexBatch).Scan(&n); err != nil {
+			return total, sqlstore.Wrap("index substrings", err)
+		}
+		total += n
+		if n == 0 {
+			break
+		}
+	}
+	if total > 0 {
+		// Merge what GIN's pending lists took in, which every listing
+		// would otherwise read, as vacuum would later.
+		if _, err := db.pool.Exec(ctx, `SELECT gin_clean_pending_list('signal_text_trigrams'::regclass),
+			gin_clean_pending_list('signal_text_chars'::regclass)`); err != nil {
+			return total, sqlstore.Wrap("index substrings", err)
+		}
+	}
+	return total, nil
+}
