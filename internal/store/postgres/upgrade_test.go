@@ -14,13 +14,14 @@ import (
 	"signals/internal/store/storetest"
 )
 
-// A database of the schema before migration 0016 (testdata/before-0016
-// holds its migrations) upgrades to the schema a fresh install has, and
-// lists by substring the signals it held.
+// A database of the schema before migration 0016 (the current migrations
+// but the new one, and testdata/before-0016, those removed since) upgrades
+// to the schema a fresh install has, and lists by substring the signals it
+// held.
 func TestUpgradeFromBefore0016(t *testing.T) {
 	conn := pgtest.FreshSchema(t)
 	storetest.Upgrade(t, func(t *testing.T) store.Store {
-		schema = os.DirFS("testdata/before-0016")
+		schema = storetest.EarlierSchema(t, migrations, os.DirFS("testdata/before-0016"), "0016_substring_index")
 		defer func() { schema = migrations }()
 		db, err := Open(context.Background(), conn)
 		if err != nil {

@@ -12,14 +12,15 @@ import (
 	"signals/internal/store/storetest"
 )
 
-// A database of the schema before migration 0011 (testdata/before-0011
-// holds its migrations) upgrades to the schema a fresh install has, and
-// lists by substring the signals it held.
+// A database of the schema before migration 0011 (the current migrations
+// but the new one, and testdata/before-0011, those removed since) upgrades
+// to the schema a fresh install has, and lists by substring the signals it
+// held.
 func TestUpgradeFromBefore0011(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "signals.db")
 	storetest.Upgrade(t, func(t *testing.T) store.Store {
-		schema = os.DirFS("testdata/before-0011")
+		schema = storetest.EarlierSchema(t, migrations, os.DirFS("testdata/before-0011"), "0011_substring_index")
 		defer func() { schema = migrations }()
 		db, err := Open(ctx, path)
 		if err != nil {

@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"signals/internal/demo"
 	"signals/internal/model"
 	"signals/internal/store"
+	"signals/internal/store/sqlstore"
 )
 
 // testSubstringSameTime lists, page by page, signals published at the same
@@ -169,4 +172,38 @@ func RareSubstringCost(t *testing.T, st store.Store, signals int, settle func())
 			t.Logf("q=%q takes %v, %.1f times a plain list (%v)", q, d, float64(d)/float64(plain), plain)
 		}
 	}
+}
+
+// EarlierSchema returns the migrations of an earlier schema, in a folder
+// "migrations": the current ones in current's "migrations" but those named
+// in newer, each renumbered one under the version it had then, and the
+// migrations removed since, the *.sql files of removed.
+func EarlierSchema(t testing.TB, current, removed fs.FS, newer ...string) fs.FS {
+	ms, err := sqlstore.Migrations(current, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := fstest.MapFS{}
+	for _, m := range ms {
+		if slices.Contains(newer, m.Version) {
+			continue
+		}
+		version := m.Version
+		if len(m.Was) > 0 {
+			version = m.Was[0]
+		}
+		out["migrations/"+version+".sql"] = &fstest.MapFile{Data: []byte(m.SQL)}
+	}
+	names, err := fs.Glob(removed, "*.sql")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no removed migrations (%v)", err)
+	}
+	for _, name := range names {
+		data, err := fs.ReadFile(removed, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["migrations/"+name] = &fstest.MapFile{Data: data}
+	}
+	return out
 }
