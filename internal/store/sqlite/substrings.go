@@ -10,10 +10,12 @@ import (
 )
 
 // substrings is SQLite's substring index (migration 0011): FTS5's trigram
-// tokenizer, one document for the public signals of one time.
+// tokenizer, one document for the public signals of one time. Its rowid is
+// the time negated, so that FTS5 reads the newest first in its own order:
+// read backwards, it loads each term's whole list first.
 var substrings = &sqlstore.Substrings{
-	From:   `signal_text JOIN signals ON signals.published_ns = signal_text.rowid`,
-	Newest: `signal_text.rowid DESC`,
+	From:   `signal_text JOIN signals ON signals.published_ns = -signal_text.rowid`,
+	Newest: `signal_text.rowid`,
 	Among:  `pk IN (%s)`,
 	Match:  match,
 }
@@ -80,9 +82,9 @@ const indexBatch = 25
 func (db *DB) IndexSubstrings(ctx context.Context) (int, error) {
 	const batch = `SELECT published_ns FROM signal_text_pending ORDER BY published_ns DESC LIMIT ?`
 	steps := []string{
-		`DELETE FROM signal_text WHERE rowid IN (` + batch + `)`,
+		`DELETE FROM signal_text WHERE rowid IN (SELECT -published_ns FROM (` + batch + `))`,
 		`INSERT INTO signal_text (rowid, folded)
-			SELECT published_ns, group_concat(fold_text || char(57344, 57344) || fold_author || char(57344, 57344)
+			SELECT -published_ns, group_concat(fold_text || char(57344, 57344) || fold_author || char(57344, 57344)
 				|| fold_headline || char(57344, 57344), '')
 			FROM signals WHERE published_ns IN (` + batch + `) AND ` + dialect.PublicOnly + `
 			GROUP BY published_ns`,

@@ -2,9 +2,10 @@
 -- author and headline, the index's own way of finding substrings.
 --
 -- A document holds every signal published at one time, and its rowid is
--- that time (published_ns), so that reading the index by rowid, newest
--- first, reads the listing order: a listing stops as soon as its page is
--- full, however common the substring. Each column ends with two U+E000
+-- that time negated (-published_ns), so that reading the index in rowid
+-- order reads the listing order, newest first: a listing stops as soon as
+-- its page is full, however common the substring. (FTS5 reads a term's
+-- list lazily forwards, but loads it whole to read it backwards.) Each column ends with two U+E000
 -- (a private-use character), so that every occurrence of one or two
 -- characters begins a trigram, which the vocabulary (signal_text_terms)
 -- lists. The columns hold folded text already (case_sensitive 1), and the
