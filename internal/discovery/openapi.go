@@ -108,7 +108,9 @@ func listOperation() obj {
 		"summary":     "List public signals",
 		"description": "One page of the reviewed public archive, newest `published_at` first, then `id` descending. " +
 			"Values within `tags` or within `sources` combine with OR; different filters combine with AND. " +
-			"New signals can shift numbered pages; poll with `observed_after`. Unknown parameters are 400 `unknown_parameter`.",
+			"New signals can shift numbered pages; poll with `observed_after`. Unknown parameters are 400 `unknown_parameter`. " +
+			fmt.Sprintf("With `q`, a listing reaches at most %d results deep: a `page` whose `page × page_size` goes beyond is "+
+				"400 `invalid_parameter` naming `page`, with the deepest page at that `page_size` as its `maximum`.", model.MaxQDepth),
 		"parameters": params,
 		"responses": responsesOf(
 			okResponse("One page of signals with list snippets.", ref("schemas", "ListResponse")),

@@ -112,14 +112,20 @@ func (s *Site) badFilter(w http.ResponseWriter, r *http.Request, v url.Values, f
 		fv.Error = message
 	}
 	fv.Code = string(p.Code)
+	title, status := "Filter not valid", "No signals are listed until the filter is corrected."
+	if f.Param == "page" {
+		// The filter is fine; the page is not one it can show (0, or
+		// deeper than a listing with q reaches).
+		title, status = "Page not valid", "No signals are listed for this page."
+	}
 	var form bytes.Buffer
 	if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
 		s.Error(w, r, err)
 		return
 	}
 	page := feedView{Heading: "Public feed", Lede: homeLede, Form: template.HTML(form.String()),
-		Status: "No signals are listed until the filter is corrected.", Invalid: true}
-	body, err := s.render(r, "feed", view{Title: "Filter not valid", Description: homeLede, Section: "/", NoIndex: true, Content: page})
+		Status: status, Invalid: true}
+	body, err := s.render(r, "feed", view{Title: title, Description: homeLede, Section: "/", NoIndex: true, Content: page})
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -192,6 +198,11 @@ func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q.Page, q.PageSize = paging.Page, paging.PageSize
+	if err := q.CheckDepth(); err != nil {
+		// A hub's filter may hold q: its pages reach as deep as the feed's.
+		s.Error(w, r, err)
+		return
+	}
 	s.serveListing(w, r, format, listing{heading: hub.Title, lede: hub.Description,
 		path: "/hubs/" + hub.Slug, query: q, hub: &hub})
 }
