@@ -1,9 +1,12 @@
 package api
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"testing"
+	"time"
 
 	"signals/internal/failure"
 	"signals/internal/model"
@@ -83,4 +86,50 @@ func fmtQuery(q model.ListQuery) string {
 		after = q.ObservedAfter.NS
 	}
 	return fmt.Sprint(q.Tags, q.Sources, q.Languages, q.Countries, q.Q, after, q.Page, q.PageSize)
+}
+
+// listerFunc is a store's listing as a function.
+type listerFunc func(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
+
+func (f listerFunc) ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
+	return f(ctx, q)
+}
+
+// A listing that outlives its own deadline is service_busy with a wait; one
+// cut short by its client, or failing otherwise, keeps its error.
+func TestListWithin(t *testing.T) {
+	// blocked is a store that answers only when the listing's context ends,
+	// with the error a database driver gives then.
+	blocked := listerFunc(func(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
+		<-ctx.Done()
+		return nil, false, fmt.Errorf("store: list signals: %w", ctx.Err())
+	})
+	q := model.ListQuery{Q: "robot", Page: 1, PageSize: 20}
+
+	_, _, err := ListWithin(context.Background(), blocked, q, time.Millisecond)
+	if f, ok := failure.As(err); !ok || f.Code != failure.CodeServiceBusy || f.RetryAfterSeconds != listBusyRetryAfter {
+		t.Errorf("past the deadline: %v", err)
+	}
+
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err = ListWithin(gone, blocked, q, time.Hour)
+	if !errors.Is(err, context.Canceled) || failure.Is(err, failure.CodeServiceBusy) {
+		t.Errorf("client gone: %v; want its own cancellation", err)
+	}
+
+	late, stop := context.WithTimeout(context.Background(), time.Millisecond)
+	defer stop()
+	_, _, err = ListWithin(late, blocked, q, time.Hour)
+	if !errors.Is(err, context.DeadlineExceeded) || failure.Is(err, failure.CodeServiceBusy) {
+		t.Errorf("the request's own deadline: %v; want it, not the listing's", err)
+	}
+
+	broken := errors.New("disk on fire")
+	_, _, err = ListWithin(context.Background(), listerFunc(func(context.Context, model.ListQuery) ([]model.Signal, bool, error) {
+		return nil, false, broken
+	}), q, time.Hour)
+	if !errors.Is(err, broken) {
+		t.Errorf("failing store: %v", err)
+	}
 }

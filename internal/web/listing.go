@@ -245,7 +245,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 			key += " " + l.hub.Title + " " + l.hub.Description
 		}
 		entry, err := s.feeds.Get(key, gen, func() ([]byte, time.Time, error) {
-			signals, more, err := s.cfg.Store.ListSignals(ctx, l.query)
+			signals, more, err := s.list(ctx, l.query)
 			if err != nil {
 				return nil, time.Time{}, err
 			}
@@ -265,7 +265,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		writeMarkdown(w, r, http.StatusOK, entry.Body)
 		return
 	}
-	signals, more, err := s.cfg.Store.ListSignals(ctx, l.query)
+	signals, more, err := s.list(ctx, l.query)
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -322,6 +322,12 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	writeHTML(w, r, http.StatusOK, body)
 }
 
+// list reads one page of q within the listing deadline that the API
+// keeps too: past it, the page is service_busy.
+func (s *Site) list(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
+	return api.ListWithin(ctx, s.cfg.Store, q, s.cfg.ListTimeout)
+}
+
 // lastPage finds the last page of q's listing that has signals, 0 when
 // none has. It probes pages 1, 2, 4, … and then halves the gap, so it asks
 // the store about twice the logarithm of the number of pages, however far
@@ -329,7 +335,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 func (s *Site) lastPage(ctx context.Context, q model.ListQuery) (int, error) {
 	probe := func(page int) (has, more bool, err error) {
 		q.Page = page
-		signals, more, err := s.cfg.Store.ListSignals(ctx, q)
+		signals, more, err := s.list(ctx, q)
 		return len(signals) > 0, more, err
 	}
 	lo, hi := 0, q.Page // lo has signals (or is 0), hi has none
