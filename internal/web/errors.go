@@ -77,6 +77,9 @@ func (s *Site) Error(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	p := s.cfg.Problems.Resolve(r, err)
+	if p == nil {
+		return // the client left; nobody reads the answer
+	}
 	h := w.Header()
 	pageHeaders(h)
 	h.Set("Cache-Control", "no-store")
