@@ -17,7 +17,7 @@ func FuzzParseListQuery(f *testing.F) {
 	for _, s := range []string{
 		"", "tags=job,funding&sources=microblog", "page=2&page_size=50", "q=%25_%2A",
 		"observed_after=2026-10-01T00:00:00.5%2B02:00", "language=en,fr", "country=canada",
-		"page_size=999999999999", "tags=&tags=,", "q=%FF", "x=1",
+		"page_size=999999999999", "tags=&tags=,", "q=%FF", "x=1", "q=ab&page=201&page_size=50",
 	} {
 		f.Add(s)
 	}
@@ -44,6 +44,9 @@ func FuzzParseListQuery(f *testing.F) {
 		}
 		if q.Q != "" && (model.Chars(q.Q) > model.MaxQChars || model.Fold(q.Q) == "") {
 			t.Fatalf("accepted q %q", q.Q)
+		}
+		if q.Q != "" && q.Page*q.PageSize > model.MaxQDepth {
+			t.Fatalf("accepted page=%d page_size=%d with q, deeper than %d", q.Page, q.PageSize, model.MaxQDepth)
 		}
 	})
 }
