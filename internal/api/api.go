@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -30,6 +31,9 @@ type API struct {
 	Searcher *search.Service
 	Problems problem.Renderer
 	BaseURL  string
+	// ListTimeout bounds the store read of one listing; 0 is
+	// DefaultListTimeout.
+	ListTimeout time.Duration
 
 	// lists keeps encoded list bodies until the data changes: a body
 	// depends only on the data and the canonical query, never on the
@@ -43,9 +47,46 @@ func principalAccount(r *http.Request) model.Account {
 	return p.Account
 }
 
+// DefaultListTimeout is how long a listing may read the store: a first
+// page takes milliseconds, so a read still running after this is held up
+// (a database under load, a substring walked through many signals) and
+// waiting longer would only keep the request and its connection busy.
+const DefaultListTimeout = 2 * time.Second
+
+// listBusyRetryAfter is the wait a listing that ran out of time advertises.
+const listBusyRetryAfter = 2
+
+// errListDeadline is the cause of a listing's own deadline, which tells it
+// apart from the request's end (the client went away) and any other.
+var errListDeadline = errors.New("api: the listing's deadline passed")
+
+// Lister reads one page of a listing: what a listing needs of the store.
+type Lister interface {
+	ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
+}
+
+// ListWithin reads one page of q from st within timeout (0 is
+// DefaultListTimeout). A read that fails because that deadline passed is
+// service_busy with a wait, whatever the store made of the deadline; a
+// read cut short by the client keeps its own error.
+func ListWithin(ctx context.Context, st Lister, q model.ListQuery, timeout time.Duration) ([]model.Signal, bool, error) {
+	if timeout <= 0 {
+		timeout = DefaultListTimeout
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errListDeadline)
+	defer cancel()
+	list, more, err := st.ListSignals(ctx, q)
+	if err != nil && errors.Is(context.Cause(ctx), errListDeadline) {
+		return nil, false, failure.New(failure.CodeServiceBusy,
+			fmt.Sprintf("the service is too busy to finish this listing within its deadline of %s; retry after retry_after_seconds", timeout)).
+			WithRetryAfter(listBusyRetryAfter)
+	}
+	return list, more, err
+}
+
 // List returns one page of public signals with list snippets.
 func (a *API) List(ctx context.Context, q model.ListQuery) (*ListResponse, error) {
-	list, more, err := a.Store.ListSignals(ctx, q)
+	list, more, err := ListWithin(ctx, a.Store, q, a.ListTimeout)
 	if err != nil {
 		return nil, err
 	}

@@ -49,8 +49,10 @@ func init() {
 			"or author headline, 1 to %d characters and not only spaces. No wildcards: `%%`, `_` and `*` match themselves.", model.MaxQChars),
 			Length: wire.Between(1, model.MaxQChars)},
 		"observed_after": afterField,
-		"page":           {Doc: "Page number, from 1. New signals can shift numbered pages.", Range: wire.Between(1, model.MaxPage), Default: 1},
-		"page_size":      {Doc: "Signals per page.", Range: wire.Between(1, model.MaxPageSize), Default: model.DefaultPageSize},
+		"page": {Doc: fmt.Sprintf("Page number, from 1. New signals can shift numbered pages. With `q`, a listing reaches at most "+
+			"%d results deep: page × page_size beyond that is refused, naming page with its maximum.", model.MaxQDepth),
+			Range: wire.Between(1, model.MaxPage), Default: 1},
+		"page_size": {Doc: "Signals per page.", Range: wire.Between(1, model.MaxPageSize), Default: model.DefaultPageSize},
 	})
 }
 
@@ -109,6 +111,9 @@ func (r ListRequest) Validate() (model.ListQuery, error) {
 			return q, wire.Invalid[ListRequest]("page_size")
 		}
 		q.PageSize = *r.PageSize
+	}
+	if err := q.CheckDepth(); err != nil {
+		return q, err
 	}
 	q.Tags, q.Sources = model.Sorted(r.Tags), model.Sorted(r.Sources)
 	if len(r.Language) > 0 {

@@ -137,6 +137,45 @@ func TestListRejectsInvalidParameters(t *testing.T) {
 	}
 }
 
+// DESIGN §5: a listing with q reaches at most 10,000 results deep; a page
+// beyond is 400 invalid_parameter naming page, with the deepest page at
+// its page_size as the maximum. Without q any page may be asked for.
+func TestListWithQReachesTenThousandDeep(t *testing.T) {
+	ta := newTestApp(t)
+	ta.put(fixtures()...)
+	for _, tt := range []struct {
+		query   string
+		maximum int64 // 0: the page is listed
+	}{
+		{"q=robot&page=500", 0},
+		{"q=robot&page=501", 500},
+		{"q=robot&page_size=50&page=200", 0},
+		{"q=robot&page_size=50&page=201", 200},
+		{"q=robot&page_size=3&page=3333", 0}, // 9,999 deep
+		{"q=robot&page_size=3&page=3334", 3333},
+		{"q=robot&page_size=1&page=10001", 10000},
+		{"q=robot&page=1000000", 500},
+		{"page=501", 0},
+		{"page_size=50&page=1000000", 0},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			resp, body := ta.get("/api/v1/signals?" + tt.query)
+			if tt.maximum == 0 {
+				wantStatus(t, resp, body, http.StatusOK)
+				return
+			}
+			wantStatus(t, resp, body, http.StatusBadRequest)
+			p := decode[problem.Problem](t, body)
+			if p.Code != failure.CodeInvalidParameter || p.Param != "page" || p.Maximum == nil || *p.Maximum != tt.maximum ||
+				p.Minimum == nil || *p.Minimum != 1 || !strings.Contains(p.ValidationMessage, "10000 results deep") {
+				t.Errorf("problem = %s", body)
+			}
+		})
+	}
+	_, body := ta.get("/api/v1/signals?q=robot&page=501")
+	golden(t, "error_page_too_deep", body)
+}
+
 func TestGetSignal(t *testing.T) {
 	ta := newTestApp(t)
 	ta.put(fixtures()...)

@@ -42,6 +42,10 @@ type Config struct {
 	Database string
 	Search   SearchConfig
 	Mail     MailConfig
+	// ListTimeout bounds the store read of one signal listing (the API,
+	// list_signals, the site's feed pages and feeds); past it the listing
+	// is 503 service_busy. 0 is api.DefaultListTimeout (2s).
+	ListTimeout time.Duration
 	// MetricsAddr is the address of the Prometheus metrics listener; ""
 	// turns metrics off.
 	MetricsAddr string
@@ -169,13 +173,15 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	if a.search.Capacity <= 0 {
 		a.search.Capacity = 4
 	}
-	a.api = &api.API{Store: st, Searcher: a.search, Problems: a.problems, BaseURL: cfg.BaseURL}
+	a.api = &api.API{Store: st, Searcher: a.search, Problems: a.problems, BaseURL: cfg.BaseURL,
+		ListTimeout: a.cfg.ListTimeout}
 	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.authenticateMCP, Limiter: a.limiter,
 		API: a.api, Problems: a.problems, Log: demoted(log)})
 	// The site's pages read the session that the account area (built
 	// below) keeps, for the navigation to name the account or signing in.
 	session := func(h http.Handler) http.Handler { return a.sessions.Load(h) }
-	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log, Session: session}); err != nil {
+	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log,
+		ListTimeout: a.cfg.ListTimeout, Session: session}); err != nil {
 		st.Close()
 		return nil, err
 	}

@@ -113,11 +113,14 @@ func TestSearchBodyErrorsNameNoGoType(t *testing.T) {
 func TestClientGoneIsNotAnInternalError(t *testing.T) {
 	for _, tc := range []struct {
 		name, method, path, body string
+		accept                   string // "": as the API's clients send it
 	}{
-		{"list", http.MethodGet, "/api/v1/signals", ""},
-		{"read one", http.MethodGet, "/api/v1/signals/mb-1", ""},
-		{"search", http.MethodPost, "/api/v1/signals/search", `{"query":"robots"}`},
-		{"mcp", http.MethodPost, "/mcp", rpcListCall},
+		{"list", http.MethodGet, "/api/v1/signals", "", ""},
+		{"read one", http.MethodGet, "/api/v1/signals/mb-1", "", ""},
+		{"search", http.MethodPost, "/api/v1/signals/search", `{"query":"robots"}`, ""},
+		{"mcp", http.MethodPost, "/mcp", rpcListCall, ""},
+		{"feed page", http.MethodGet, "/?q=robot", "", "text/html"},
+		{"feed page in Markdown", http.MethodGet, "/?q=robot", "", "text/markdown"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs syncBuffer
@@ -131,6 +134,9 @@ func TestClientGoneIsNotAnInternalError(t *testing.T) {
 			r.Header.Set("Authorization", "Bearer "+ta.key)
 			r.Header.Set("Content-Type", "application/json")
 			r.Header.Set("Accept", "application/json, text/event-stream")
+			if tc.accept != "" {
+				r.Header.Set("Accept", tc.accept)
+			}
 			w := &bufferedResponse{}
 			ta.Handler().ServeHTTP(w, r)
 			if w.status != 0 {

@@ -212,6 +212,30 @@ func TestMCPFailuresAreToolResults(t *testing.T) {
 	}
 }
 
+// list_signals refuses a page deeper than a listing with q reaches with
+// the HTTP API's problem, before the call is counted.
+func TestMCPListWithQReachesTenThousandDeep(t *testing.T) {
+	ta, clk := newClockApp(t, noon)
+	ta.put(fixtures()...)
+	cs := ta.mcpSession("")
+	res, b := callTool(t, cs, "list_signals", map[string]any{"q": "robot", "page": 201, "page_size": 50})
+	p := problemOf(t, res, b)
+	if p["status"] != 400.0 || p["code"] != "invalid_parameter" || p["param"] != "page" || p["maximum"] != 200.0 {
+		t.Errorf("page 201 of 50 with q: %s", b)
+	}
+	u, err := ta.Store().Usage(context.Background(), 1, clk.Now())
+	if err != nil || u.DayUsed != 0 {
+		t.Errorf("usage = %+v, %v; a refused page is not counted", u, err)
+	}
+	_, httpBody := ta.get("/api/v1/signals?q=robot&page=201&page_size=50")
+	if !sameJSON(t, b, httpBody) {
+		t.Errorf("MCP says %s, HTTP says %s", b, httpBody)
+	}
+	if res, b := callTool(t, cs, "list_signals", map[string]any{"q": "robot", "page": 200, "page_size": 50}); res.IsError {
+		t.Errorf("page 200 of 50 with q refused: %s", b)
+	}
+}
+
 func TestMCPCounting(t *testing.T) {
 	ta, clk := newClockApp(t, noon)
 	ta.put(fixtures()...)

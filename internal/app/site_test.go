@@ -515,6 +515,59 @@ func TestSiteBadFilterForm(t *testing.T) {
 	}
 }
 
+// A page deeper than a listing with q reaches is the feed page again,
+// status 400: the filter form keeps the filter, the message says how deep
+// the listing reaches, and nothing is listed. A hub whose filter holds q
+// reaches as deep.
+func TestSiteTooDeepPage(t *testing.T) {
+	ta := newSiteApp(t)
+	if err := ta.Store().CreateHub(context.Background(), model.Hub{Slug: "plain", Title: "Plain", Description: "Plain words.",
+		Filter: "q=plain"}); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := ta.get("/?tags=job&q=robots&page=501", "Authorization", "")
+	page := string(body)
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, want := range []string{
+		"<title>Page not valid",
+		`<form class="filters"`,
+		`<input type="checkbox" id="f-tags-job" name="tags" value="job" checked>`,
+		`value="robots"`,
+		`id="f-error" class="error" role="alert">page must be an integer from 1 to 500 with q and page_size 20: ` +
+			`a listing with q reaches at most 10000 results deep; narrow the filters to reach older signals`,
+		"<code>invalid_parameter</code>",
+		"No signals are listed for this page.",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, `class="signals"`) {
+		t.Error("the page lists signals")
+	}
+	if resp, _ := ta.get("/?q=robots&page=500", "Authorization", ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("page 500 with q: %d", resp.StatusCode)
+	}
+	for _, tt := range []struct {
+		path   string
+		status int
+	}{
+		{"/hubs/plain?page=501", http.StatusBadRequest},
+		{"/hubs/plain?page_size=50&page=200", http.StatusOK},
+		{"/hubs/jobs?page=501", http.StatusOK}, // no q: past the end, not too deep
+	} {
+		resp, body := ta.get(tt.path, "Authorization", "")
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s: %d, want %d", tt.path, resp.StatusCode, tt.status)
+		}
+		if tt.status == http.StatusBadRequest && !bytes.Contains(body, []byte("10000 results deep")) {
+			t.Errorf("%s: the page does not say how deep the listing reaches:\n%s", tt.path, body)
+		}
+	}
+}
+
 // A page past the end says so and leads to the last page that has
 // signals, not to a newer page as empty.
 func TestSitePastTheEnd(t *testing.T) {

@@ -313,7 +313,7 @@ func TestSearchCalibrationErrors(t *testing.T) {
 	}
 }
 
-func TestServeRefusesABadSearchTimeout(t *testing.T) {
+func TestServeRefusesBadTimeouts(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.db")
 	for _, tc := range []struct {
 		env  map[string]string
@@ -323,6 +323,8 @@ func TestServeRefusesABadSearchTimeout(t *testing.T) {
 		{map[string]string{"SIGNALS_SEARCH_TIMEOUT": "ten seconds"}, nil, `$SIGNALS_SEARCH_TIMEOUT: "ten seconds" is not a valid value`},
 		{nil, []string{"--search-timeout", "0s"}, "--search-timeout must be positive"},
 		{map[string]string{"SIGNALS_SEARCH_TIMEOUT": "-5s"}, nil, "--search-timeout must be positive"},
+		{map[string]string{"SIGNALS_LIST_TIMEOUT": "soon"}, nil, `$SIGNALS_LIST_TIMEOUT: "soon" is not a valid value`},
+		{nil, []string{"--list-timeout", "0s"}, "--list-timeout must be positive"},
 	} {
 		_, errs, code := runCLI(t, tc.env, "", append([]string{"serve", "--database", db, "--addr", "127.0.0.1:0"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errs, tc.says) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"signals/internal/account"
+	"signals/internal/api"
 	"signals/internal/app"
 	"signals/internal/auth"
 	"signals/internal/demo"
@@ -33,6 +34,8 @@ func serve(ctx context.Context, args []string, env Env) error {
 	c.mailFlags()
 	c.durationVar(&c.cfg.Search.Timeout, "search-timeout", "SIGNALS_SEARCH_TIMEOUT", 10*time.Second,
 		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s")
+	c.durationVar(&c.cfg.ListTimeout, "list-timeout", "SIGNALS_LIST_TIMEOUT", api.DefaultListTimeout,
+		"longest time one signal listing may read the database; a listing that takes longer is 503 service_busy")
 	c.stringVar(&c.cfg.MetricsAddr, "metrics-addr", "SIGNALS_METRICS_ADDR", "",
 		"address of a separate listener serving Prometheus metrics at /metrics, such as 127.0.0.1:9090; empty: no metrics")
 	c.stringVar(&c.cfg.SecurityContact, "security-contact", "SIGNALS_SECURITY_CONTACT", "",
@@ -44,6 +47,9 @@ func serve(ctx context.Context, args []string, env Env) error {
 	}
 	if c.cfg.Search.Timeout <= 0 {
 		return fmt.Errorf("%w: --search-timeout must be positive, got %s", errUsage, c.cfg.Search.Timeout)
+	}
+	if c.cfg.ListTimeout <= 0 {
+		return fmt.Errorf("%w: --list-timeout must be positive, got %s", errUsage, c.cfg.ListTimeout)
 	}
 	if err := c.checkMail(); err != nil {
 		return err

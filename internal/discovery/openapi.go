@@ -108,7 +108,10 @@ func listOperation() obj {
 		"summary":     "List public signals",
 		"description": "One page of the reviewed public archive, newest `published_at` first, then `id` descending. " +
 			"Values within `tags` or within `sources` combine with OR; different filters combine with AND. " +
-			"New signals can shift numbered pages; poll with `observed_after`. Unknown parameters are 400 `unknown_parameter`.",
+			"New signals can shift numbered pages; poll with `observed_after`. Unknown parameters are 400 `unknown_parameter`. " +
+			fmt.Sprintf("With `q`, a listing reaches at most %d results deep: a `page` whose `page × page_size` goes beyond is "+
+				"400 `invalid_parameter` naming `page`, with the deepest page at that `page_size` as its `maximum`. ", model.MaxQDepth) +
+			"A listing that cannot finish within its deadline is 503 `service_busy` with `Retry-After`.",
 		"parameters": params,
 		"responses": responsesOf(
 			okResponse("One page of signals with list snippets.", ref("schemas", "ListResponse")),
@@ -309,6 +312,7 @@ func errorResponses() obj {
 		false, merge(retry, obj{"RateLimit": required("RateLimit")}))
 	add(http.StatusInternalServerError, "An unexpected failure; quote `request_id` when reporting it.", true, nil)
 	add(http.StatusServiceUnavailable, "The service is unavailable or a global model or service limit pauses requests, "+
+		"a listing could not finish within its deadline, "+
 		"or a search timed out or failed (do not retry a timed-out search automatically).", true, retry)
 	return out
 }

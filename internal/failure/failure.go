@@ -74,7 +74,7 @@ var Codes = []Info{
 	{CodeSearchLimitReached, "Search limit reached", "the account's fresh searches of this UTC day are used", true},
 	{CodeSearchInProgress, "Search in progress", "the account already runs a search", true},
 	{CodeSignInLimitReached, "Sign-in limit reached", "too many sign-in links were asked for this email or from this address in the hour", false},
-	{CodeServiceBusy, "Service busy", "the search model is at capacity; nothing was counted", true},
+	{CodeServiceBusy, "Service busy", "the search model is at capacity (no search was counted), or a listing could not finish within its deadline; wait `retry_after_seconds`", true},
 	{CodeSearchTimeout, "Search timed out", "the search timed out; its reservation is used", true},
 	{CodeSearchFailed, "Search failed", "the search failed; its reservation is used", true},
 	{CodeServiceUnavailable, "Service unavailable", "a service the request needs cannot be reached: the database, even after a retry, or the mail server; wait `retry_after_seconds` when given", true},

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 
 	"signals/internal/failure"
@@ -11,7 +12,11 @@ const (
 	DefaultPageSize = 20
 	MaxPageSize     = 50
 	MaxPage         = 1_000_000
-	MaxQChars       = 200
+	// MaxQDepth is how many results deep a listing with Q reaches
+	// (page × page_size): a page of matches is found by walking every
+	// match before it, so a deep page costs the whole walk.
+	MaxQDepth = 10_000
+	MaxQChars = 200
 )
 
 // Filter selects public signals. Values within one field combine with OR;
@@ -37,6 +42,21 @@ type ListQuery struct {
 
 // Offset is the number of signals before the page.
 func (q ListQuery) Offset() int { return (q.Page - 1) * q.PageSize }
+
+// CheckDepth refuses a page of a listing with Q that ends deeper than
+// MaxQDepth results, naming page with the deepest page at this page size
+// as its maximum. q's Page and PageSize are already validated.
+func (q ListQuery) CheckDepth() error {
+	deepest := MaxQDepth / q.PageSize
+	if q.Q == "" || q.Page <= deepest {
+		return nil
+	}
+	e := failure.OutOfRange("page", 1, int64(deepest)).WithMessage(fmt.Sprintf(
+		"must be an integer from 1 to %d with q and page_size %d: a listing with q reaches at most %d results deep",
+		deepest, q.PageSize, MaxQDepth))
+	e.Detail += "; narrow the filters to reach older signals"
+	return e
+}
 
 // CheckValues validates every value of a multi-valued parameter.
 func CheckValues(param string, values, allowed []string) error {

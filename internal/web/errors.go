@@ -20,6 +20,9 @@ type errorPage struct {
 	// NotFound is a page for someone who followed a wrong address: it
 	// leads back to the site and its feeds.
 	NotFound bool
+	// Retry is the page to load again after Wait ("2 seconds"), when the
+	// service is busy or unavailable for a known while ("" otherwise).
+	Retry, Wait string
 }
 
 // notFoundTitle heads the page of an address that leads nowhere.
@@ -57,6 +60,9 @@ func (e errorPage) markdown(base string) []byte {
 	if len(e.Allowed) > 0 {
 		fmt.Fprintf(&b, "\nAllowed values: %s.\n", mdText(strings.Join(e.Allowed, ", ")))
 	}
+	if e.Retry != "" {
+		fmt.Fprintf(&b, "\nThis is usually brief: wait %s, then try again: <%s%s>.\n", e.Wait, base, e.Retry)
+	}
 	return []byte(b.String())
 }
 
@@ -71,6 +77,9 @@ func (s *Site) Error(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	p := s.cfg.Problems.Resolve(r, err)
+	if p == nil {
+		return // the client left; nobody reads the answer
+	}
 	h := w.Header()
 	pageHeaders(h)
 	h.Set("Cache-Control", "no-store")
@@ -81,6 +90,12 @@ func (s *Site) Error(w http.ResponseWriter, r *http.Request, err error) {
 		h.Set("Retry-After", strconv.Itoa(*p.RetryAfterSeconds))
 	}
 	page := newErrorPage(p)
+	if p.Status == http.StatusServiceUnavailable && p.RetryAfterSeconds != nil && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		// The wait is known: the page offers to load itself again.
+		if uri := r.URL.RequestURI(); strings.HasPrefix(uri, "/") && !strings.HasPrefix(uri, "//") {
+			page.Retry, page.Wait = uri, seconds(*p.RetryAfterSeconds)
+		}
+	}
 	if format == Markdown {
 		writeMarkdown(w, r, p.Status, page.markdown(s.base))
 		return
@@ -93,4 +108,12 @@ func (s *Site) Error(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	writeHTML(w, r, p.Status, body)
+}
+
+// seconds says a number of seconds in words: "1 second", "2 seconds".
+func seconds(n int) string {
+	if n == 1 {
+		return "1 second"
+	}
+	return strconv.Itoa(n) + " seconds"
 }

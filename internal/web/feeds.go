@@ -77,7 +77,7 @@ func (s *Site) feed(format string) http.HandlerFunc {
 			return
 		}
 		entry, err := s.feeds.Get(format+" "+meta.FeedURL+" "+meta.Title+" "+meta.Description, gen, func() ([]byte, time.Time, error) {
-			signals, _, err := s.cfg.Store.ListSignals(ctx, q)
+			signals, _, err := s.list(ctx, q)
 			if err != nil {
 				return nil, time.Time{}, fmt.Errorf("web: feed: %w", err)
 			}

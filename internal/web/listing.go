@@ -112,14 +112,20 @@ func (s *Site) badFilter(w http.ResponseWriter, r *http.Request, v url.Values, f
 		fv.Error = message
 	}
 	fv.Code = string(p.Code)
+	title, status := "Filter not valid", "No signals are listed until the filter is corrected."
+	if f.Param == "page" {
+		// The filter is fine; the page is not one it can show (0, or
+		// deeper than a listing with q reaches).
+		title, status = "Page not valid", "No signals are listed for this page."
+	}
 	var form bytes.Buffer
 	if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
 		s.Error(w, r, err)
 		return
 	}
 	page := feedView{Heading: "Public feed", Lede: homeLede, Form: template.HTML(form.String()),
-		Status: "No signals are listed until the filter is corrected.", Invalid: true}
-	body, err := s.render(r, "feed", view{Title: "Filter not valid", Description: homeLede, Section: "/", NoIndex: true, Content: page})
+		Status: status, Invalid: true}
+	body, err := s.render(r, "feed", view{Title: title, Description: homeLede, Section: "/", NoIndex: true, Content: page})
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -192,6 +198,11 @@ func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q.Page, q.PageSize = paging.Page, paging.PageSize
+	if err := q.CheckDepth(); err != nil {
+		// A hub's filter may hold q: its pages reach as deep as the feed's.
+		s.Error(w, r, err)
+		return
+	}
 	s.serveListing(w, r, format, listing{heading: hub.Title, lede: hub.Description,
 		path: "/hubs/" + hub.Slug, query: q, hub: &hub})
 }
@@ -234,7 +245,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 			key += " " + l.hub.Title + " " + l.hub.Description
 		}
 		entry, err := s.feeds.Get(key, gen, func() ([]byte, time.Time, error) {
-			signals, more, err := s.cfg.Store.ListSignals(ctx, l.query)
+			signals, more, err := s.list(ctx, l.query)
 			if err != nil {
 				return nil, time.Time{}, err
 			}
@@ -254,7 +265,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		writeMarkdown(w, r, http.StatusOK, entry.Body)
 		return
 	}
-	signals, more, err := s.cfg.Store.ListSignals(ctx, l.query)
+	signals, more, err := s.list(ctx, l.query)
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -311,6 +322,12 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	writeHTML(w, r, http.StatusOK, body)
 }
 
+// list reads one page of q within the listing deadline that the API
+// keeps too: past it, the page is service_busy.
+func (s *Site) list(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
+	return api.ListWithin(ctx, s.cfg.Store, q, s.cfg.ListTimeout)
+}
+
 // lastPage finds the last page of q's listing that has signals, 0 when
 // none has. It probes pages 1, 2, 4, … and then halves the gap, so it asks
 // the store about twice the logarithm of the number of pages, however far
@@ -318,7 +335,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 func (s *Site) lastPage(ctx context.Context, q model.ListQuery) (int, error) {
 	probe := func(page int) (has, more bool, err error) {
 		q.Page = page
-		signals, more, err := s.cfg.Store.ListSignals(ctx, q)
+		signals, more, err := s.list(ctx, q)
 		return len(signals) > 0, more, err
 	}
 	lo, hi := 0, q.Page // lo has signals (or is 0), hi has none

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -40,6 +41,9 @@ type Config struct {
 	Store    Store
 	Problems problem.Renderer
 	Log      *slog.Logger
+	// ListTimeout bounds the store read of one listing, as the API's
+	// (api.ListWithin); 0 is api.DefaultListTimeout.
+	ListTimeout time.Duration
 	// Session loads who a page's visitor is signed in as, for the
 	// navigation to offer the account area or signing in; nil treats every
 	// visitor as signed out. Feeds and assets never read it.
