@@ -11,9 +11,9 @@ import (
 )
 
 // newestFirst is how many of the newest signals of a listing are read
-// first for a substring of one or two characters, which the index can only
-// narrow down by its vocabulary: such a substring is most often common, and
-// a page of it is found among them.
+// first for a substring of one or two characters, which an index can only
+// narrow down by its vocabulary or characters: such a substring is most
+// often common, and a page of it is found among them.
 const newestFirst = 100
 
 // listSubstring returns the signals of the page of lq, and the one after
@@ -40,10 +40,14 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	if s == nil {
 		return walk()
 	}
+	window := s.NewestFirst
 	if utf8.RuneCountInString(folded) < 3 {
+		window = max(window, newestFirst)
+	}
+	if window > 0 {
 		among := fmt.Sprintf(s.Among, `SELECT `+q.dialect.SignalKey+` FROM signals WHERE `+filters+orderSignals+` LIMIT ?`)
 		list, err := q.signals(ctx, need, `SELECT `+signalColumns+` FROM signals WHERE `+among+` AND `+holds+orderSignals+` LIMIT ?`,
-			append(append(slices.Clone(filterArgs), newestFirst), folded, folded, folded, need)...)
+			append(append(slices.Clone(filterArgs), window), folded, folded, folded, need)...)
 		if err != nil || len(list) == need {
 			return list[min(len(list), offset):], err
 		}
