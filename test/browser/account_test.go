@@ -65,6 +65,9 @@ func TestAccountInChromium(t *testing.T) {
 			if javascript {
 				b.audit(axe, "the new key")
 			}
+			if javascript {
+				screenshot(t, b, "account-1280")
+			}
 			b.fitsAPhone(axe, javascript)
 			var stored string
 			b.eval(`JSON.stringify(window.localStorage) + JSON.stringify(window.sessionStorage)`, &stored)
@@ -114,6 +117,7 @@ func (b *browser) fitsAPhone(axe []byte, javascript bool) {
 	defer b.run("back to 1280 px", emulation.ClearDeviceMetricsOverride())
 	if javascript { // axe-core runs as a page script
 		b.audit(axe, "/account (360 px)")
+		screenshot(b.t, b, "account-360")
 	}
 	var got struct {
 		Width, Revoke, Chart float64

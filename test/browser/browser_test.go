@@ -249,7 +249,7 @@ func TestWebsiteInChromium(t *testing.T) {
 				// navigations below went through htmx.
 				b.eval(`window.__sameDocument = true`, nil)
 			}
-			screenshot(t, b, name)
+			screenshot(t, b, "home-"+name)
 
 			// Choose a filter in the form: with JavaScript the chip alone
 			// submits it; without, the Filter button does. Empty fields
@@ -304,7 +304,8 @@ func (b *browser) allTags(label string) {
 	}
 }
 
-// screenshot saves the page as PNG under SIGNALS_SCREENSHOT_DIR (or a new
+// screenshot saves the whole page as name.jpg (JPEG quality 70: a long page
+// is a few hundred kilobytes) under SIGNALS_SCREENSHOT_DIR (or a new
 // temporary folder) and prints where.
 func screenshot(t *testing.T, b *browser, name string) {
 	t.Helper()
@@ -315,14 +316,19 @@ func screenshot(t *testing.T, b *browser, name string) {
 			t.Fatal(err)
 		}
 	}
-	var png []byte
-	b.run("screenshot", chromedp.FullScreenshot(&png, 100))
-	path := filepath.Join(dir, "home-"+name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
+	var jpeg []byte
+	b.run("screenshot", chromedp.FullScreenshot(&jpeg, 70))
+	path := filepath.Join(dir, name+".jpg")
+	if err := os.WriteFile(path, jpeg, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(os.Stderr, "screenshot of / (%s): %s\n", name, path)
+	fmt.Fprintf(os.Stderr, "screenshot %s: %s\n", name, path)
 }
+
+// screenshots names the pages TestAccessibility keeps a picture of, at
+// 1280 px and at 360 px (the account page's are taken by
+// TestAccountInChromium).
+var screenshots = map[string]string{"/": "home", "/developers/api": "developers-api"}
 
 // TestAccessibility runs axe-core on one page of each kind, in the light
 // and dark themes, and fails on any serious or critical violation; it also
@@ -341,6 +347,9 @@ func TestAccessibility(t *testing.T) {
 		for _, path := range pages {
 			b.run("open "+path, chromedp.Navigate(s.url+path), chromedp.WaitVisible(`main`, chromedp.ByQuery))
 			b.audit(axe, path+" ("+scheme+")")
+			if shot, ok := screenshots[path]; ok && scheme == "light" {
+				screenshot(t, b, shot+"-1280")
+			}
 		}
 	}
 	b.run("360 px", emulation.SetDeviceMetricsOverride(360, 800, 2, true), chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`main`, chromedp.ByQuery))
@@ -352,6 +361,9 @@ func TestAccessibility(t *testing.T) {
 			t.Errorf("%s is %d px wide on a 360 px screen", path, width)
 		}
 		b.audit(axe, path+" (360 px)") // what scrolls sideways there must take the keyboard
+		if shot, ok := screenshots[path]; ok {
+			screenshot(t, b, shot+"-360")
+		}
 	}
 	// Two of the pages are an error page on purpose; their status shows in
 	// the console as a failed load, which is not a fault.
