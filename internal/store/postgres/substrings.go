@@ -44,9 +44,12 @@ func match(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, 
 			chars = append(chars, c)
 		}
 	}
-	// Not LIKE as well: the planner could choose the trigram index for it,
-	// which would read the whole index for want of a trigram.
-	return `string_to_array(signal_text.folded, NULL) @> ?`, []any{chars}, true, nil
+	// The rows are found first, on their own (not LIKE as well, for which
+	// the planner could read the whole trigram index for want of a
+	// trigram): asked beside the listing's order and limit, the planner
+	// can choose to walk the order and read every row's characters.
+	return `signal_text.at_ns = ANY (ARRAY(SELECT at_ns FROM signal_text WHERE string_to_array(folded, NULL) @> ?))`,
+		[]any{chars}, true, nil
 }
 
 // likeEscaper makes LIKE match s literally (backslash is its escape).
