@@ -27,14 +27,14 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	folded := model.Fold(lq.Q)
 	// A position, not LIKE: % and _ match only themselves.
 	contains := func(col string) string { return q.dialect.Position + "(" + col + ", ?) > 0" }
-	holds := `(` + contains("fold_text") + ` OR ` + contains("fold_author") + ` OR ` + contains("fold_headline") + `)`
-	filters, filterArgs := where, args
-	where = filters + ` AND ` + holds
-	args = append(slices.Clone(args), folded, folded, folded)
-	offset, need := lq.Offset(), lq.Offset()+lq.PageSize+1
+	l := substringListing{q: q, snippet: args[0], need: lq.Offset() + lq.PageSize + 1,
+		holds:    `(` + contains("fold_text") + ` OR ` + contains("fold_author") + ` OR ` + contains("fold_headline") + `)`,
+		holdArgs: []any{folded, folded, folded}}
+	filters, filterArgs := where, args[1:]
+	all, allArgs := filters+` AND `+l.holds, append(slices.Clone(filterArgs), l.holdArgs...)
+	offset := lq.Offset()
 	walk := func() ([]model.Signal, error) {
-		return q.listPage(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+where+orderSignals+` LIMIT ? OFFSET ?`,
-			args, lq.PageSize+1, offset)
+		return l.read(ctx, "signals", all, allArgs, orderSignals+` LIMIT ? OFFSET ?`, lq.PageSize+1, offset)
 	}
 	s := q.dialect.Substrings
 	if s == nil {
@@ -46,9 +46,9 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	}
 	if window > 0 {
 		among := fmt.Sprintf(s.Among, `SELECT `+q.dialect.SignalKey+` FROM signals WHERE `+filters+orderSignals+` LIMIT ?`)
-		list, err := q.signals(ctx, need, `SELECT `+signalColumns+` FROM signals WHERE `+among+` AND `+holds+orderSignals+` LIMIT ?`,
-			append(append(slices.Clone(filterArgs), window), folded, folded, folded, need)...)
-		if err != nil || len(list) == need {
+		list, err := l.read(ctx, "signals", among+` AND `+l.holds, append(append(slices.Clone(filterArgs), window), l.holdArgs...),
+			orderSignals+` LIMIT ?`, l.need)
+		if err != nil || len(list) == l.need {
 			return list[min(len(list), offset):], err
 		}
 	}
@@ -68,32 +68,47 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	}
 	var list []model.Signal
 	if cond != "" {
-		a := append(append(append([]any{args[0]}, matchArgs...), args[1:]...), need)
-		list, err = q.signals(ctx, need, `SELECT `+signalColumns+` FROM `+s.From+` WHERE `+cond+` AND `+where+
-			` ORDER BY `+s.Newest+` LIMIT ?`, a...)
-		if err != nil {
+		if list, err = l.read(ctx, s.From, cond+` AND `+all, append(slices.Clone(matchArgs), allArgs...),
+			` ORDER BY `+s.Newest+` LIMIT ?`, l.need); err != nil {
 			return nil, err
 		}
-		if len(list) == need {
+		if len(list) == l.need {
 			// The index orders by time alone: the signals of the last
 			// time not read yet may have higher ids.
-			last := list[need-1].PublishedAt.NS
-			rest, err := q.signals(ctx, need, `SELECT `+signalColumns+` FROM signals WHERE published_ns = ? AND `+where,
-				append([]any{args[0], last}, args[1:]...)...)
+			rest, err := l.read(ctx, "signals", `published_ns = ? AND `+all,
+				append([]any{list[l.need-1].PublishedAt.NS}, allArgs...), "")
 			if err != nil {
 				return nil, err
 			}
 			list = append(list, rest...)
 		}
 	}
-	pending, err := q.signals(ctx, need, `SELECT `+signalColumns+` FROM signals
-		WHERE published_ns IN (SELECT published_ns FROM signal_text_pending) AND `+where+orderSignals+` LIMIT ?`,
-		append(args, need)...)
+	pending, err := l.read(ctx, "signals", `published_ns IN (SELECT published_ns FROM signal_text_pending) AND `+all,
+		allArgs, orderSignals+` LIMIT ?`, l.need)
 	if err != nil {
 		return nil, err
 	}
 	list = inListingOrder(append(list, pending...))
-	return list[min(len(list), offset):min(len(list), need)], nil
+	return list[min(len(list), offset):min(len(list), l.need)], nil
+}
+
+// A substringListing is a listing by substring being read: the snippet
+// length of its columns, the condition that a signal holds the substring
+// with its arguments, and how many matches the page needs (those before
+// it, its own, and one more).
+type substringListing struct {
+	q        *Queries
+	snippet  any
+	holds    string
+	holdArgs []any
+	need     int
+}
+
+// read runs SELECT signalColumns FROM from WHERE where, then tail (an
+// order, a limit), with the arguments in that order.
+func (l substringListing) read(ctx context.Context, from, where string, whereArgs []any, tail string, tailArgs ...any) ([]model.Signal, error) {
+	args := append(append([]any{l.snippet}, whereArgs...), tailArgs...)
+	return l.q.signals(ctx, l.need, `SELECT `+signalColumns+` FROM `+from+` WHERE `+where+tail, args...)
 }
 
 // inListingOrder sorts list in the listing order and drops the signals
