@@ -158,14 +158,14 @@ func TestEvalSearchReports(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval-search: %d %s", code, errs)
 	}
-	for _, want := range []string{"builtin/", "relevance >= 0.85", "recall", "precision", "no match", "off-topic matches", "nDCG@10"} {
+	for _, want := range []string{"builtin/", "relevance >= 0.85", "recall", "precision", "no match", "off-topic matches", "nDCG@10", "labelled-cut recall"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval-search output lacks %q:\n%s", want, out)
 		}
 	}
 	// Every bundled set, each beside the BM25 baseline.
 	for _, set := range []string{"eval.json", "eval-asks.json", "eval-unseen.json", "eval-natural.json"} {
-		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(set) + `\s+\d+\s+scorer\s+[0-9.]+\s+[0-9.]+\s+\d+ of \d+\s+\d+\s+[0-9.]+\s+[0-9.]+\n\s+BM25\s+[0-9.]+`).MatchString(out) {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(set) + `\s+\d+\s+scorer\s+[0-9.]+\s+[0-9.]+\s+\d+ of \d+\s+\d+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\n\s+BM25\s+[0-9.]+`).MatchString(out) {
 			t.Errorf("eval-search output has no figures for %s beside BM25:\n%s", set, out)
 		}
 	}

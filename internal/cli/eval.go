@@ -82,7 +82,7 @@ func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []e
 	fmt.Fprintf(env.Stdout, "what a search returns: relevance >= %.2f, best first, at most %d; BM25: SQLite FTS5, top %d\n",
 		search.Cutoff, search.MaxMatches, eval.BM25Top)
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "set\tqueries\t\trecall\tprecision\tno match\toff-topic matches\tnDCG@10\tranked nDCG@10")
+	fmt.Fprintln(tw, "set\tqueries\t\trecall\tprecision\tno match\toff-topic matches\tnDCG@10\tranked nDCG@10\tlabelled-cut recall")
 	var reports []eval.Report
 	for _, n := range sets {
 		rep, err := eval.EvaluateSet(ctx, scorer, docs, n.Set)
@@ -94,12 +94,13 @@ func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []e
 			return fmt.Errorf("%s: %w", n.Name, err)
 		}
 		for i, r := range []eval.Report{rep, base} {
-			name, queries, ranker, ranked := n.Name, strconv.Itoa(r.Queries), "scorer", fmt.Sprintf("%.3f", r.RankedNDCG10)
+			name, queries, ranker := n.Name, strconv.Itoa(r.Queries), "scorer"
+			ranked, cut := fmt.Sprintf("%.3f", r.RankedNDCG10), fmt.Sprintf("%.3f", r.CutRecall)
 			if i == 1 {
-				name, queries, ranker, ranked = "", "", "BM25", ""
+				name, queries, ranker, ranked, cut = "", "", "BM25", "", ""
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%s\n", name, queries, ranker,
-				r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, ranked)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%s\t%s\n", name, queries, ranker,
+				r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, ranked, cut)
 		}
 		if len(rep.Unknown) > 0 {
 			return fmt.Errorf("%s labels signals that are not public demo signals: %s", n.Name, strings.Join(rep.Unknown, ", "))

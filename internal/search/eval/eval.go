@@ -170,11 +170,17 @@ type Report struct {
 	// RankedNDCG10 is the same over the whole ranking, cutoff ignored: what
 	// the order alone is worth.
 	RankedNDCG10 float64
+	// CutRecall is the recall that no calibration of this ranking can beat
+	// at a precision of cutPrecision: for each question, the cut placed with
+	// its labels in hand that returns the most grade-2 signals while what it
+	// returns keeps that precision (at most search.MaxMatches).
+	CutRecall float64
 	// OffTopicMatches counts what the off-topic queries return.
 	OffTopicMatches int
 	Labelled        int // grade-2 pairs among the given docs
 	Matches         int // returned, over all queries
 	Hits            int // returned grade-2 pairs
+	CutHits         int // grade-2 pairs above the labelled cut of each query
 	Partial         int // returned grade-1 pairs
 	// Unknown lists labelled ids that are not among the given docs; they are
 	// left out of every figure.
@@ -337,6 +343,7 @@ func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) 
 			if r.returned == 0 {
 				rep.NoMatch++
 			}
+			rep.CutHits += bestCut(r.ids, grades)
 			res.NDCG10 = ndcg10(r.ids[:r.returned], grades)
 			res.RankedNDCG10 = ndcg10(r.ids, grades)
 			ndcgSum += res.NDCG10
@@ -349,6 +356,7 @@ func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) 
 	}
 	if rep.Labelled > 0 {
 		rep.Recall = float64(rep.Hits) / float64(rep.Labelled)
+		rep.CutRecall = float64(rep.CutHits) / float64(rep.Labelled)
 	}
 	rep.Precision = 1
 	if rep.Matches > 0 {
@@ -363,6 +371,31 @@ func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) 
 	}
 	slices.Sort(rep.Unknown)
 	return rep, nil
+}
+
+// cutPrecision is the precision at which CutRecall places its cuts: the
+// precision a caller is promised.
+const cutPrecision = 0.8
+
+// bestCut returns how many grade-2 signals the best cut of the ranked ids
+// returns: the top k, k at most search.MaxMatches, with the most grade-2
+// signals among those whose share of graded signals is at least
+// cutPrecision.
+func bestCut(ids []string, grades map[string]int) int {
+	best, hits, graded := 0, 0, 0
+	for k, id := range ids[:min(search.MaxMatches, len(ids))] {
+		switch grades[id] {
+		case 2:
+			hits++
+			graded++
+		case 1:
+			graded++
+		}
+		if float64(graded) >= cutPrecision*float64(k+1) {
+			best = max(best, hits)
+		}
+	}
+	return best
 }
 
 // ndcg10 is the nDCG@10 of the ranked ids under grades, with gain 2^g − 1.
@@ -409,6 +442,6 @@ func (r Report) String() string {
 
 // Summary is the report's figures on one line.
 func (r Report) Summary() string {
-	return fmt.Sprintf("recall %.3f (%d of %d)  precision %.3f (%d of %d)  no match %d of %d  off-topic matches %d  nDCG@10 %.3f  ranked nDCG@10 %.3f",
-		r.Recall, r.Hits, r.Labelled, r.Precision, r.Hits+r.Partial, r.Matches, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, r.RankedNDCG10)
+	return fmt.Sprintf("recall %.3f (%d of %d)  precision %.3f (%d of %d)  no match %d of %d  off-topic matches %d  nDCG@10 %.3f  ranked nDCG@10 %.3f  labelled-cut recall %.3f",
+		r.Recall, r.Hits, r.Labelled, r.Precision, r.Hits+r.Partial, r.Matches, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, r.RankedNDCG10, r.CutRecall)
 }

@@ -261,3 +261,34 @@ func TestBM25(t *testing.T) {
 		t.Errorf("EvaluateBM25: %+v, %v; want 1 hit of 2 matches", rep, err)
 	}
 }
+
+// TestBestCut: the labelled cut returns the most grade-2 signals at which
+// what it returns keeps a precision of 0.8.
+func TestBestCut(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ranked string // one letter a signal: 2, 1 or 0 for its grade
+		want   int
+	}{
+		{"nothing graded", "000", 0},
+		{"all relevant", "222", 3},
+		{"stops before a false match that breaks the precision", "2202", 2},
+		{"a false match that the following signals make up for", "22220", 4},
+		{"grade 1 counts for the precision, not the recall", "1212", 2},
+		{"a false match first", "02222", 4},
+		{"too late to make up", "0022", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ids []string
+			grades := map[string]int{}
+			for i, c := range tc.ranked {
+				id := fmt.Sprint(i)
+				ids = append(ids, id)
+				grades[id] = int(c - '0')
+			}
+			if got := bestCut(ids, grades); got != tc.want {
+				t.Errorf("bestCut(%s) = %d, want %d", tc.ranked, got, tc.want)
+			}
+		})
+	}
+}
