@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"sync"
 
@@ -83,18 +82,11 @@ type DB struct {
 
 var _ store.Store = (*DB)(nil)
 
-// An Option configures Open.
-type Option func(*DB)
-
 // Open opens (creating if needed) the database file at path and applies
 // pending migrations.
-func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
+func Open(ctx context.Context, path string) (*DB, error) {
 	dsn := func(cacheSize string) string {
-		pragmas := url.Values{}
-		for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(" + cacheSize + ")"} {
-			pragmas.Add("_pragma", p)
-		}
-		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + pragmas.Encode()
+		return fileDSN(path, "journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size("+cacheSize+")")
 	}
 	write, err := sql.Open("sqlite", dsn(writerCacheSize)+"&_txlock=immediate")
 	if err != nil {
@@ -103,9 +95,6 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
 	db := &DB{write: write, path: path}
-	for _, o := range opts {
-		o(db)
-	}
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
 		return nil, sqlstore.Wrap("migrate "+path, err)
