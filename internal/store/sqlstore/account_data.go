@@ -42,10 +42,7 @@ func (q *Queries) DailyUsage(ctx context.Context, accountID int64, from, to time
 		return d, err
 	}, `SELECT day, requests, searches FROM daily_usage
 		WHERE account_id = ? AND day >= ? AND day < ? ORDER BY day`, accountID, from.Unix(), to.Unix())
-	if err != nil {
-		return nil, Wrap("daily usage", err)
-	}
-	return out, nil
+	return out, Wrap("daily usage", err)
 }
 
 // DeleteAccount removes the account with everything it owns (the schema

@@ -120,10 +120,7 @@ func (q *Queries) Keys(ctx context.Context, accountID int64) ([]model.APIKey, er
 	keys, err := readAll(ctx, q, func(rows *sql.Rows) (model.APIKey, error) { return scanKey(rows) },
 		`SELECT `+keyColumns+` FROM api_keys k
 		WHERE k.account_id = ? ORDER BY k.created_ns DESC, k.id DESC`, accountID)
-	if err != nil {
-		return nil, Wrap("list keys", err)
-	}
-	return keys, nil
+	return keys, Wrap("list keys", err)
 }
 
 // RevokeKey revokes an unrevoked key.

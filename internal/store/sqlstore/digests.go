@@ -85,10 +85,7 @@ func (q *Queries) DigestsDue(ctx context.Context, frequency, period string, star
 		WHERE i.frequency = ? AND i.since_ns < ? AND NOT EXISTS (SELECT 1 FROM digest_runs r
 			WHERE r.account_id = i.account_id AND r.period = ? AND r.done_ns IS NOT NULL)
 		ORDER BY a.id LIMIT ?`, frequency, start.UnixNano(), period, limit)
-	if err != nil {
-		return nil, Wrap("digests due", err)
-	}
-	return out, nil
+	return out, Wrap("digests due", err)
 }
 
 // ClaimDigest takes the account's digest of period unless it is done or

@@ -177,8 +177,9 @@ func (q *Queries) query(ctx context.Context, query string, args ...any) (*sql.Ro
 	return q.read.QueryContext(ctx, q.bind(query), args...)
 }
 
-// readAll runs a read and returns its rows, each read by scan; the whole
-// read runs once more on a dropped connection (see reading).
+// readAll runs a read and returns its rows, each read by scan, or none on
+// failure; the whole read runs once more on a dropped connection (see
+// reading).
 func readAll[T any](ctx context.Context, q *Queries, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
 	var out []T
 	err := q.reading(ctx, func() error {
@@ -197,7 +198,10 @@ func readAll[T any](ctx context.Context, q *Queries, scan func(*sql.Rows) (T, er
 		}
 		return rows.Err()
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // queryRow is a read of one row, run when the row is scanned, and run again
