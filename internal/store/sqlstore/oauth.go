@@ -1,10 +1,10 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -16,10 +16,7 @@ import (
 func (q *Queries) PutOAuthClient(ctx context.Context, c store.OAuthClient) error {
 	_, err := q.exec(ctx, `INSERT INTO oauth_clients (id, name, redirect_uris, created_ns)
 		VALUES (?, ?, ?, ?)`, c.ID, c.Name, strings.Join(c.RedirectURIs, "\n"), c.CreatedAt.UnixNano())
-	if err != nil {
-		return fmt.Errorf("store: put oauth client: %w", err)
-	}
-	return nil
+	return Wrap("put oauth client", err)
 }
 
 // OAuthClient finds a client by id.
@@ -30,13 +27,10 @@ func (q *Queries) OAuthClient(ctx context.Context, id string) (store.OAuthClient
 	err := q.queryRow(ctx, `SELECT name, redirect_uris, created_ns FROM oauth_clients WHERE id = ?`, id).
 		Scan(&c.Name, &uris, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, store.ErrNotFound
-	}
-	if err != nil {
-		return c, fmt.Errorf("store: oauth client: %w", err)
+		err = store.ErrNotFound
 	}
 	c.RedirectURIs, c.CreatedAt = strings.Split(uris, "\n"), time.Unix(0, created).UTC()
-	return c, nil
+	return c, Wrap("oauth client", err)
 }
 
 // PutOAuthCode stores an authorization code.
@@ -45,10 +39,7 @@ func (q *Queries) PutOAuthCode(ctx context.Context, c store.OAuthCode) error {
 		challenge, scopes, resource, consented_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.Hash, c.ClientID, c.AccountID, c.RedirectURI, c.Challenge, strings.Join(c.Scopes, " "), c.Resource,
 		c.ConsentedAt.UnixNano(), c.ExpiresAt.UnixNano())
-	if err != nil {
-		return fmt.Errorf("store: put oauth code: %w", err)
-	}
-	return nil
+	return Wrap("put oauth code", err)
 }
 
 // OAuthCode returns an unused, unexpired code; a used one revokes the grant
@@ -66,23 +57,21 @@ func (q *Queries) OAuthCode(ctx context.Context, hash []byte, now time.Time) (st
 	}, `SELECT hash, client_id, account_id, redirect_uri, challenge, scopes,
 		resource, consented_ns, expires_ns, used_ns, grant_id FROM oauth_codes WHERE hash = ?`, hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return c, store.ErrNotFound
+		err = store.ErrNotFound
 	}
-	if err != nil {
-		return c, fmt.Errorf("store: oauth code: %w", err)
-	}
-	if used.Valid {
+	if err == nil && used.Valid {
+		err = store.ErrReused
 		if grant.Valid {
-			if err := q.revokeGrant(ctx, grant.String, now); err != nil {
-				return c, fmt.Errorf("store: oauth code: %w", err)
-			}
+			err = cmp.Or(q.revokeGrant(ctx, grant.String, now), err)
 		}
-		return store.OAuthCode{}, store.ErrReused
 	}
 	c.Scopes = strings.Fields(scopes)
 	c.ConsentedAt, c.ExpiresAt = time.Unix(0, consented).UTC(), time.Unix(0, expires).UTC()
-	if !c.ExpiresAt.After(now) {
-		return store.OAuthCode{}, store.ErrNotFound
+	if err == nil && !c.ExpiresAt.After(now) {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return store.OAuthCode{}, Wrap("oauth code", err)
 	}
 	return c, nil
 }
@@ -105,37 +94,46 @@ func (q *Queries) putTokens(ctx context.Context, tx *sql.Tx, tokens []store.OAut
 	return nil
 }
 
-// RedeemOAuthCode uses the code up and creates its grant and tokens; a
-// code used before revokes the grant it issued instead.
-func (q *Queries) RedeemOAuthCode(ctx context.Context, hash []byte, g store.OAuthGrant, tokens []store.OAuthToken, now time.Time) error {
+// useOnce uses up the one-time secret with this hash, a row of table: use
+// (an UPDATE, with args) marks it used, and then fresh writes what the use
+// gives, in the same transaction. When use changed no row, the secret was
+// used before: the grant it belonged to is revoked instead, and the error
+// is store.ErrReused. op names the operation in errors.
+func (q *Queries) useOnce(ctx context.Context, op, table string, hash []byte, now time.Time, use string, args []any, fresh func(tx *sql.Tx) error) error {
 	var reused bool
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_codes SET used_ns = ?, grant_id = ? WHERE hash = ? AND used_ns IS NULL`),
-			now.UnixNano(), g.ID, hash)
+		res, err := tx.ExecContext(ctx, q.bind(use), args...)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			reused = true
 			_, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
-				AND id = (SELECT grant_id FROM oauth_codes WHERE hash = ?)`), now.UnixNano(), hash)
+				AND id = (SELECT grant_id FROM `+table+` WHERE hash = ?)`), now.UnixNano(), hash)
 			return err
 		}
 		reused = false
-		if _, err := tx.ExecContext(ctx, q.bind(`INSERT INTO oauth_grants (id, account_id, client_id, scopes, resource,
-			created_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`), g.ID, g.AccountID, g.ClientID,
-			strings.Join(g.Scopes, " "), g.Resource, g.CreatedAt.UnixNano(), g.ExpiresAt.UnixNano()); err != nil {
-			return err
-		}
-		return q.putTokens(ctx, tx, tokens)
+		return fresh(tx)
 	})
-	if err != nil {
-		return fmt.Errorf("store: redeem oauth code: %w", err)
-	}
-	if reused {
+	if err == nil && reused {
 		return store.ErrReused
 	}
-	return nil
+	return Wrap(op, err)
+}
+
+// RedeemOAuthCode uses the code up and creates its grant and tokens; a
+// code used before revokes the grant it issued instead.
+func (q *Queries) RedeemOAuthCode(ctx context.Context, hash []byte, g store.OAuthGrant, tokens []store.OAuthToken, now time.Time) error {
+	return q.useOnce(ctx, "redeem oauth code", "oauth_codes", hash, now,
+		`UPDATE oauth_codes SET used_ns = ?, grant_id = ? WHERE hash = ? AND used_ns IS NULL`, []any{now.UnixNano(), g.ID, hash},
+		func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, q.bind(`INSERT INTO oauth_grants (id, account_id, client_id, scopes, resource,
+				created_ns, expires_ns) VALUES (?, ?, ?, ?, ?, ?, ?)`), g.ID, g.AccountID, g.ClientID,
+				strings.Join(g.Scopes, " "), g.Resource, g.CreatedAt.UnixNano(), g.ExpiresAt.UnixNano()); err != nil {
+				return err
+			}
+			return q.putTokens(ctx, tx, tokens)
+		})
 }
 
 // grantColumns are the columns scanGrant reads, from oauth_grants g joined
@@ -161,37 +159,27 @@ func scanGrant(g *store.OAuthGrant) (dest []any, finish func()) {
 func (q *Queries) OAuthToken(ctx context.Context, hash []byte, now time.Time) (store.OAuthToken, store.OAuthGrant, model.Account, error) {
 	var t store.OAuthToken
 	var g store.OAuthGrant
-	var a model.Account
-	var expires, verified, accountCreated int64
+	var expires int64
 	var used, revoked sql.NullInt64
 	gdest, finish := scanGrant(&g)
-	dest := append([]any{&t.Hash, &t.GrantID, &t.Kind, &expires, &used, &revoked}, gdest...)
-	dest = append(dest, &a.ID, &a.Email, &verified, &accountCreated,
-		&a.Limits.DailyRequests, &a.Limits.MinuteRequests, &a.Limits.DailySearches, &a.Limits.ConcurrentSearches)
-	err := q.queryRow(ctx, `SELECT t.hash, t.grant_id, t.kind, t.expires_ns, t.used_ns, g.revoked_ns,
-		`+grantColumns+`, a.id, a.email, a.verified_ns, a.created_ns,
-		a.daily_requests, a.minute_requests, a.daily_searches, a.concurrent_searches
+	a, err := scanAccount(q.queryRow(ctx, `SELECT `+joinedAccountColumns+`,
+		t.hash, t.grant_id, t.kind, t.expires_ns, t.used_ns, g.revoked_ns, `+grantColumns+`
 		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_clients c ON c.id = g.client_id
-		JOIN accounts a ON a.id = g.account_id WHERE t.hash = ?`, hash).Scan(dest...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return t, g, a, store.ErrNotFound
-	}
-	if err != nil {
-		return t, g, a, fmt.Errorf("store: oauth token: %w", err)
-	}
+		JOIN accounts a ON a.id = g.account_id WHERE t.hash = ?`, hash),
+		append([]any{&t.Hash, &t.GrantID, &t.Kind, &expires, &used, &revoked}, gdest...)...)
 	finish()
 	t.ExpiresAt = time.Unix(0, expires).UTC()
-	a.VerifiedAt, a.CreatedAt = time.Unix(0, verified).UTC(), time.Unix(0, accountCreated).UTC()
 	switch {
+	case err != nil:
 	case revoked.Valid || !g.ExpiresAt.After(now):
-		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrNotFound
+		err = store.ErrNotFound
 	case used.Valid:
-		if err := q.revokeGrant(ctx, g.ID, now); err != nil {
-			return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, fmt.Errorf("store: oauth token: %w", err)
-		}
-		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrReused
+		err = cmp.Or(q.revokeGrant(ctx, g.ID, now), store.ErrReused)
 	case !t.ExpiresAt.After(now):
-		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, store.ErrNotFound
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return store.OAuthToken{}, store.OAuthGrant{}, model.Account{}, Wrap("oauth token", err)
 	}
 	return t, g, a, nil
 }
@@ -199,62 +187,32 @@ func (q *Queries) OAuthToken(ctx context.Context, hash []byte, now time.Time) (s
 // RotateOAuthRefresh uses a refresh token up and stores its successors; a
 // token used before revokes its grant instead.
 func (q *Queries) RotateOAuthRefresh(ctx context.Context, hash []byte, tokens []store.OAuthToken, now time.Time) error {
-	var reused bool
-	err := q.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_tokens SET used_ns = ? WHERE hash = ? AND kind = 'refresh' AND used_ns IS NULL`),
-			now.UnixNano(), hash)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			reused = true
-			_, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ? WHERE revoked_ns IS NULL
-				AND id = (SELECT grant_id FROM oauth_tokens WHERE hash = ?)`), now.UnixNano(), hash)
-			return err
-		}
-		reused = false
-		return q.putTokens(ctx, tx, tokens)
-	})
-	if err != nil {
-		return fmt.Errorf("store: rotate oauth refresh: %w", err)
-	}
-	if reused {
-		return store.ErrReused
-	}
-	return nil
+	return q.useOnce(ctx, "rotate oauth refresh", "oauth_tokens", hash, now,
+		`UPDATE oauth_tokens SET used_ns = ? WHERE hash = ? AND kind = 'refresh' AND used_ns IS NULL`, []any{now.UnixNano(), hash},
+		func(tx *sql.Tx) error { return q.putTokens(ctx, tx, tokens) })
 }
 
 // RevokeOAuthGrant ends one of the account's live grants.
 func (q *Queries) RevokeOAuthGrant(ctx context.Context, accountID int64, grantID string, now time.Time) error {
-	var n int64
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ?
 			WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`), now.UnixNano(), grantID, accountID)
 		if err != nil {
 			return err
 		}
-		if n, _ = res.RowsAffected(); n == 0 {
-			return nil
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return cmp.Or(err, store.ErrNotFound)
 		}
 		_, err = tx.ExecContext(ctx, q.bind(`DELETE FROM oauth_tokens WHERE grant_id = ?`), grantID)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("store: revoke oauth grant: %w", err)
-	}
-	if n == 0 {
-		return store.ErrNotFound
-	}
-	return nil
+	return Wrap("revoke oauth grant", err)
 }
 
 // TouchOAuthGrant records when a grant was last used.
 func (q *Queries) TouchOAuthGrant(ctx context.Context, grantID string, at time.Time) error {
-	if _, err := q.exec(ctx, `UPDATE oauth_grants SET last_used_ns = ? WHERE id = ?`,
-		at.UnixNano(), grantID); err != nil {
-		return fmt.Errorf("store: touch oauth grant: %w", err)
-	}
-	return nil
+	_, err := q.exec(ctx, `UPDATE oauth_grants SET last_used_ns = ? WHERE id = ?`, at.UnixNano(), grantID)
+	return Wrap("touch oauth grant", err)
 }
 
 // OAuthGrants lists the account's live grants, newest first.
@@ -271,10 +229,7 @@ func (q *Queries) OAuthGrants(ctx context.Context, accountID int64, now time.Tim
 		FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
 		WHERE g.account_id = ? AND g.revoked_ns IS NULL AND g.expires_ns > ?
 		ORDER BY g.created_ns DESC, g.id DESC`, accountID, now.UnixNano())
-	if err != nil {
-		return nil, fmt.Errorf("store: oauth grants: %w", err)
-	}
-	return out, nil
+	return out, Wrap("oauth grants", err)
 }
 
 // SweepOAuth deletes expired codes and tokens, grants that ended before
