@@ -54,7 +54,7 @@ func (q *Queries) SignalsByID(ctx context.Context, ids []string, textChars int) 
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	list, err := q.signals(ctx, len(ids), `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
+	list, err := q.signals(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
 		` AND id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
 	return list, Wrap("signals by id", err)
 }
@@ -67,7 +67,7 @@ func (q *Queries) SignalsNeedingVectors(ctx context.Context, vectorModel string,
 		after = ` AND (published_ns, id) < (?, ?)`
 		args = append(args, cursor.PublishedNS, cursor.ID)
 	}
-	list, err := q.signals(ctx, limit, `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
+	list, err := q.signals(ctx, `SELECT `+signalColumns+` FROM signals WHERE `+q.dialect.PublicOnly+
 		` AND NOT EXISTS (SELECT 1 FROM signal_vectors v WHERE `+q.currentVector()+`)`+after+orderSignals+` LIMIT ?`,
 		append(args, limit)...)
 	return list, Wrap("signals needing vectors", err)

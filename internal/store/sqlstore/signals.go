@@ -40,20 +40,6 @@ func scanSignal(row interface{ Scan(...any) error }, extra ...any) (model.Signal
 	return s, err
 }
 
-// collectSignals scans and closes rows of signalColumns.
-func collectSignals(rows *sql.Rows, capacity int) ([]model.Signal, error) {
-	defer rows.Close()
-	out := make([]model.Signal, 0, capacity)
-	for rows.Next() {
-		s, err := scanSignal(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
 // filter returns the conditions of f after the public-only predicate, and
 // args with their values appended. One value is an equality, so that a
 // per-filter index yields rows already in listing order.
@@ -101,7 +87,7 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 			query = `SELECT ` + signalColumns + ` FROM (SELECT id FROM signals WHERE ` + where + orderSignals +
 				` LIMIT ? OFFSET ?) AS page JOIN signals USING (id)` + orderSignals
 		}
-		list, err = q.listPage(ctx, query, args, lq.PageSize+1, lq.Offset())
+		list, err = q.signals(ctx, query, append(args, lq.PageSize+1, lq.Offset())...)
 	}
 	if err != nil {
 		return nil, false, Wrap("list signals", err)
@@ -115,51 +101,19 @@ func (q *Queries) ListSignals(ctx context.Context, lq model.ListQuery) ([]model.
 
 // SignalRefs returns the newest public signals' ids, in listing order.
 func (q *Queries) SignalRefs(ctx context.Context, limit int) ([]store.SignalRef, error) {
-	var refs []store.SignalRef
-	err := q.reading(ctx, func() error {
-		refs = refs[:0]
-		rows, err := q.query(ctx, `SELECT id, COALESCE(observed_ns, published_ns) FROM signals WHERE `+
-			q.dialect.PublicOnly+orderSignals+` LIMIT ?`, limit)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r store.SignalRef
-			var ns int64
-			if err := rows.Scan(&r.ID, &ns); err != nil {
-				return err
-			}
-			r.Changed = time.Unix(0, ns).UTC()
-			refs = append(refs, r)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, Wrap("signal refs", err)
-	}
-	return refs, nil
+	refs, err := readAll(ctx, q, func(rows *sql.Rows) (store.SignalRef, error) {
+		var r store.SignalRef
+		var ns int64
+		err := rows.Scan(&r.ID, &ns)
+		r.Changed = time.Unix(0, ns).UTC()
+		return r, err
+	}, `SELECT id, COALESCE(observed_ns, published_ns) FROM signals WHERE `+q.dialect.PublicOnly+orderSignals+` LIMIT ?`, limit)
+	return refs, Wrap("signal refs", err)
 }
 
-// listPage runs a listing query ending in LIMIT ? OFFSET ? and reads its
-// signals.
-func (q *Queries) listPage(ctx context.Context, query string, args []any, limit, offset int) ([]model.Signal, error) {
-	return q.signals(ctx, limit, query, append(args, limit, offset)...)
-}
-
-// signals runs a read of at most limit signals (see collectSignals), again
-// whole on a dropped connection (see reading).
-func (q *Queries) signals(ctx context.Context, limit int, query string, args ...any) ([]model.Signal, error) {
-	var list []model.Signal
-	err := q.reading(ctx, func() error {
-		rows, err := q.query(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		list, err = collectSignals(rows, limit)
-		return err
-	})
-	return list, err
+// signals runs a read of signalColumns (see readAll).
+func (q *Queries) signals(ctx context.Context, query string, args ...any) ([]model.Signal, error) {
+	return readAll(ctx, q, func(rows *sql.Rows) (model.Signal, error) { return scanSignal(rows) }, query, args...)
 }
 
 // GetSignal returns one public signal with its text cut to MaxTextChars.

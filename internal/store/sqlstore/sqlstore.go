@@ -170,13 +170,6 @@ func (q *Queries) reading(ctx context.Context, fn func() error) error {
 	return q.dialect.Retry(ctx, fn)
 }
 
-// query runs a read of several rows. Its caller reads the rows within
-// reading, so that a connection dropped while they arrive runs the read
-// again whole.
-func (q *Queries) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return q.read.QueryContext(ctx, q.bind(query), args...)
-}
-
 // readAll runs a read and returns its rows, each read by scan, or none on
 // failure; the whole read runs once more on a dropped connection (see
 // reading).
@@ -184,7 +177,7 @@ func readAll[T any](ctx context.Context, q *Queries, scan func(*sql.Rows) (T, er
 	var out []T
 	err := q.reading(ctx, func() error {
 		out = nil
-		rows, err := q.query(ctx, query, args...)
+		rows, err := q.read.QueryContext(ctx, q.bind(query), args...)
 		if err != nil {
 			return err
 		}

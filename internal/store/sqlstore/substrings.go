@@ -108,7 +108,7 @@ type substringListing struct {
 // order, a limit), with the arguments in that order.
 func (l substringListing) read(ctx context.Context, from, where string, whereArgs []any, tail string, tailArgs ...any) ([]model.Signal, error) {
 	args := append(append([]any{l.snippet}, whereArgs...), tailArgs...)
-	return l.q.signals(ctx, l.need, `SELECT `+signalColumns+` FROM `+from+` WHERE `+where+tail, args...)
+	return l.q.signals(ctx, `SELECT `+signalColumns+` FROM `+from+` WHERE `+where+tail, args...)
 }
 
 // inListingOrder sorts list in the listing order and drops the signals
