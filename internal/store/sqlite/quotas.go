@@ -28,13 +28,13 @@ import (
 // A clean Close writes the exact counters.
 const reserveAhead = 10
 
+// window is one counter of an account: the start of its window (Unix
+// seconds) and the count in it.
+type window struct{ start, used int64 }
+
 // usageRow is an account's counters; a window whose start is not the
 // current one counts as empty.
-type usageRow struct {
-	MinuteStart, MinuteUsed      int64
-	DayStart, DayUsed            int64
-	SearchDayStart, SearchesUsed int64
-}
+type usageRow struct{ minute, day, searches window }
 
 type counters struct {
 	mu   sync.Mutex
@@ -67,48 +67,39 @@ func (db *DB) closeCounters() error {
 	if len(batch) == 0 {
 		return nil
 	}
-	if err := db.writeUsage(context.Background(), batch); err != nil {
-		return sqlstore.Wrap("write usage counters", err)
-	}
-	c.mu.Lock()
-	for id, r := range batch {
-		c.written[id] = r
-	}
-	c.mu.Unlock()
-	return nil
+	return sqlstore.Wrap("write usage counters", db.writeUsage(context.Background(), batch))
 }
 
-// covers reports whether the written counters w count at least what r
-// counts in each of r's windows.
+// covers reports whether the written counter w counts at least what r
+// counts in r's window.
+func (w window) covers(r window) bool { return r.used == 0 || w.start == r.start && w.used >= r.used }
+
+// covers reports whether the written counters w cover each of r's.
 func (w usageRow) covers(r usageRow) bool {
-	ok := func(wStart, wUsed, start, used int64) bool { return used == 0 || wStart == start && wUsed >= used }
-	return ok(w.MinuteStart, w.MinuteUsed, r.MinuteStart, r.MinuteUsed) &&
-		ok(w.DayStart, w.DayUsed, r.DayStart, r.DayUsed) &&
-		ok(w.SearchDayStart, w.SearchesUsed, r.SearchDayStart, r.SearchesUsed)
+	return w.minute.covers(r.minute) && w.day.covers(r.day) && w.searches.covers(r.searches)
 }
 
 // limits are the limits a change knows of, 0 where it knows none; a
 // reservation never goes beyond them.
 type limits struct{ minute, day, searches int64 }
 
-// reservation returns counters to write in place of w that cover r with
-// room for reserveAhead more in each window w does not cover.
-func (w usageRow) reservation(r usageRow, l limits) usageRow {
-	win := func(wStart, wUsed, start, used, limit int64) (int64, int64) {
-		if used == 0 || wStart == start && wUsed >= used {
-			return wStart, wUsed
-		}
-		ahead := used + reserveAhead
-		if limit > 0 {
-			ahead = max(used, min(used+max(reserveAhead, limit/100), limit))
-		}
-		return start, ahead
+// reservation returns the counter to write in place of w that covers r,
+// with room for reserveAhead more (or 1% of limit) if w does not cover it.
+func (w window) reservation(r window, limit int64) window {
+	if w.covers(r) {
+		return w
 	}
-	var n usageRow
-	n.MinuteStart, n.MinuteUsed = win(w.MinuteStart, w.MinuteUsed, r.MinuteStart, r.MinuteUsed, l.minute)
-	n.DayStart, n.DayUsed = win(w.DayStart, w.DayUsed, r.DayStart, r.DayUsed, l.day)
-	n.SearchDayStart, n.SearchesUsed = win(w.SearchDayStart, w.SearchesUsed, r.SearchDayStart, r.SearchesUsed, l.searches)
-	return n
+	ahead := r.used + reserveAhead
+	if limit > 0 {
+		ahead = max(r.used, min(r.used+max(reserveAhead, limit/100), limit))
+	}
+	return window{r.start, ahead}
+}
+
+// reservation returns counters to write in place of w that cover r.
+func (w usageRow) reservation(r usageRow, l limits) usageRow {
+	return usageRow{w.minute.reservation(r.minute, l.minute), w.day.reservation(r.day, l.day),
+		w.searches.reservation(r.searches, l.searches)}
 }
 
 // reserve writes a reservation covering the account's counters, unless one
@@ -127,17 +118,11 @@ func (db *DB) reserve(ctx context.Context, accountID int64, l limits) error {
 	c.mu.Unlock()
 	// Not the request's context: a reservation half made would be retried
 	// by the next request anyway, but one made is worth keeping.
-	if err := db.writeUsage(context.WithoutCancel(ctx), map[int64]usageRow{accountID: next}); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	if _, ok := c.rows[accountID]; ok {
-		c.written[accountID] = next
-	}
-	c.mu.Unlock()
-	return nil
+	return db.writeUsage(context.WithoutCancel(ctx), map[int64]usageRow{accountID: next})
 }
 
+// writeUsage writes the counters of batch and records them as written for
+// the accounts still counted. The caller holds c.reserving.
 func (db *DB) writeUsage(ctx context.Context, batch map[int64]usageRow) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -152,11 +137,22 @@ func (db *DB) writeUsage(ctx context.Context, batch map[int64]usageRow) error {
 			day_used = excluded.day_used, search_day_start = excluded.search_day_start,
 			searches_used = excluded.searches_used
 			WHERE EXISTS (SELECT 1 FROM accounts WHERE id = excluded.account_id)`,
-			id, r.MinuteStart, r.MinuteUsed, r.DayStart, r.DayUsed, r.SearchDayStart, r.SearchesUsed); err != nil {
+			id, r.minute.start, r.minute.used, r.day.start, r.day.used, r.searches.start, r.searches.used); err != nil {
 			return err
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	c := db.counters
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, r := range batch {
+		if _, ok := c.rows[id]; ok {
+			c.written[id] = r
+		}
+	}
+	return nil
 }
 
 // row returns the account's counters, loading them on first use. The caller
@@ -171,7 +167,7 @@ func (db *DB) row(ctx context.Context, accountID int64) (*usageRow, error) {
 	var r usageRow
 	err := db.read.QueryRowContext(ctx, `SELECT minute_start, minute_used, day_start, day_used,
 		search_day_start, searches_used FROM usage WHERE account_id = ?`, accountID).
-		Scan(&r.MinuteStart, &r.MinuteUsed, &r.DayStart, &r.DayUsed, &r.SearchDayStart, &r.SearchesUsed)
+		Scan(&r.minute.start, &r.minute.used, &r.day.start, &r.day.used, &r.searches.start, &r.searches.used)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, err
 	}
@@ -184,24 +180,18 @@ func (db *DB) row(ctx context.Context, accountID int64) (*usageRow, error) {
 	return &r, nil
 }
 
-// roll empties windows that are no longer current.
-func (r *usageRow) roll(now time.Time) {
-	minute, day := model.MinuteOf(now).Unix(), model.DayOf(now).Unix()
-	if r.MinuteStart != minute {
-		r.MinuteStart, r.MinuteUsed = minute, 0
-	}
-	if r.DayStart != day {
-		r.DayStart, r.DayUsed = day, 0
-	}
-	if r.SearchDayStart != day {
-		r.SearchDayStart, r.SearchesUsed = day, 0
+// roll empties the window if start begins a new one.
+func (w *window) roll(start int64) {
+	if w.start != start {
+		*w = window{start: start}
 	}
 }
 
-func (r *usageRow) usage(now time.Time) model.Usage {
-	return model.Usage{
-		MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now),
-		MinuteUsed: int(r.MinuteUsed), DayUsed: int(r.DayUsed), SearchesUsed: int(r.SearchesUsed),
+// giveBack counts one fewer in the window, if it is the one that began at
+// start and counts any.
+func (w *window) giveBack(start int64) {
+	if w.start == start && w.used > 0 {
+		w.used--
 	}
 }
 
@@ -214,10 +204,13 @@ func (db *DB) change(ctx context.Context, op string, accountID int64, now time.T
 	if err != nil {
 		return model.Usage{}, sqlstore.Wrap(op, err)
 	}
-	r.roll(now)
+	minute, day := model.MinuteOf(now), model.DayOf(now)
+	r.minute.roll(minute.Unix())
+	r.day.roll(day.Unix())
+	r.searches.roll(day.Unix())
 	denied := fn(r)
-	u := r.usage(now)
-	u.Denied = denied
+	u := model.Usage{MinuteStart: minute, DayStart: day, Denied: denied,
+		MinuteUsed: int(r.minute.used), DayUsed: int(r.day.used), SearchesUsed: int(r.searches.used)}
 	covered := db.counters.written[accountID].covers(*r)
 	db.counters.mu.Unlock()
 	if !covered {
@@ -232,13 +225,13 @@ func (db *DB) change(ctx context.Context, op string, accountID int64, now time.T
 func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
 	return db.change(ctx, "take request", accountID, now, limits{minute: int64(l.MinuteRequests), day: int64(l.DailyRequests)}, func(r *usageRow) string {
 		switch {
-		case r.DayUsed >= int64(l.DailyRequests):
+		case r.day.used >= int64(l.DailyRequests):
 			return model.LimitDay
-		case r.MinuteUsed >= int64(l.MinuteRequests):
+		case r.minute.used >= int64(l.MinuteRequests):
 			return model.LimitMinute
 		}
-		r.MinuteUsed++
-		r.DayUsed++
+		r.minute.used++
+		r.day.used++
 		return ""
 	})
 }
@@ -247,12 +240,8 @@ func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, 
 // containing at that are still current.
 func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
 	return db.change(ctx, "return request", accountID, now, limits{}, func(r *usageRow) string {
-		if r.MinuteStart == model.MinuteOf(at).Unix() && r.MinuteUsed > 0 {
-			r.MinuteUsed--
-		}
-		if r.DayStart == model.DayOf(at).Unix() && r.DayUsed > 0 {
-			r.DayUsed--
-		}
+		r.minute.giveBack(model.MinuteOf(at).Unix())
+		r.day.giveBack(model.DayOf(at).Unix())
 		return ""
 	})
 }
@@ -265,10 +254,10 @@ func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.
 // ReserveSearch takes one fresh search of the account's UTC day.
 func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
 	return db.change(ctx, "reserve search", accountID, now, limits{searches: int64(dailyLimit)}, func(r *usageRow) string {
-		if r.SearchesUsed >= int64(dailyLimit) {
+		if r.searches.used >= int64(dailyLimit) {
 			return model.LimitSearchDay
 		}
-		r.SearchesUsed++
+		r.searches.used++
 		return ""
 	})
 }
@@ -276,9 +265,7 @@ func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int
 // ReturnSearch gives back one fresh search reserved at at.
 func (db *DB) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
 	return db.change(ctx, "return search", accountID, now, limits{}, func(r *usageRow) string {
-		if r.SearchDayStart == model.DayOf(at).Unix() && r.SearchesUsed > 0 {
-			r.SearchesUsed--
-		}
+		r.searches.giveBack(model.DayOf(at).Unix())
 		return ""
 	})
 }
