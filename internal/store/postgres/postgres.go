@@ -228,27 +228,23 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) error {
 		version TEXT PRIMARY KEY, applied_ns BIGINT NOT NULL)`); err != nil {
 		return err
 	}
-	applied := map[string]bool{}
 	rows, err := conn.Query(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
 		return err
 	}
-	versions, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	applied, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		return err
-	}
-	for _, v := range versions {
-		applied[v] = true
 	}
 	all, err := sqlstore.Migrations(schema, "migrations")
 	if err != nil {
 		return err
 	}
 	for _, m := range all {
-		if applied[m.Version] {
+		if slices.Contains(applied, m.Version) {
 			continue
 		}
-		renumbered := slices.ContainsFunc(m.Was, func(v string) bool { return applied[v] })
+		renumbered := slices.ContainsFunc(m.Was, func(v string) bool { return slices.Contains(applied, v) })
 		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 			// Simple protocol: a migration holds several statements.
 			if !renumbered {

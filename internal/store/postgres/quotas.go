@@ -42,14 +42,21 @@ RETURNING minute_used, day_used, searches_used, last_denied`
 
 // TakeRequest counts one request if the account is under both limits.
 func (db *DB) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
+	return db.take(ctx, "take request", takeRequestSQL, accountID, now, l.DailyRequests, l.MinuteRequests)
+}
+
+// take runs query, a statement that counts if limits allow it and returns
+// the counters with the limit that refused it, with the account, the
+// starts of now's minute and day windows, then limits.
+func (db *DB) take(ctx context.Context, op, query string, accountID int64, now time.Time, limits ...any) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	err := db.count(ctx, takeRequestSQL, []any{accountID, u.MinuteStart.Unix(), u.DayStart.Unix(),
-		l.DailyRequests, l.MinuteRequests}, &u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
+	err := db.count(ctx, query, append([]any{accountID, u.MinuteStart.Unix(), u.DayStart.Unix()}, limits...),
+		&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &u.Denied)
 	if hasCode(err, codeForeignKeyViolation) {
 		err = store.ErrNotFound
 	}
 	if err != nil {
-		return model.Usage{}, sqlstore.Wrap("take request", err)
+		return model.Usage{}, sqlstore.Wrap(op, err)
 	}
 	return u, nil
 }
@@ -109,7 +116,8 @@ func (db *DB) Usage(ctx context.Context, accountID int64, now time.Time) (model.
 
 // reserveSearchSQL takes one fresh search of the UTC day ($3) if fewer than
 // $4 were taken, in one locked upsert of the usage row like takeRequestSQL,
-// and returns the usage in the current windows ($2 minute, $3 day).
+// and returns the usage in the current windows ($2 minute, $3 day) with
+// the limit that refused it (model.LimitSearchDay), if one did.
 const reserveSearchSQL = `
 INSERT INTO usage AS u (account_id, minute_start, minute_used, day_start, day_used,
 	search_day_start, searches_used, last_denied)
@@ -125,20 +133,7 @@ RETURNING CASE WHEN minute_start >= $2 THEN minute_used ELSE 0 END,
 
 // ReserveSearch takes one fresh search of the account's UTC day.
 func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
-	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
-	var denied string
-	err := db.count(ctx, reserveSearchSQL, []any{accountID, u.MinuteStart.Unix(), u.DayStart.Unix(), dailyLimit},
-		&u.MinuteUsed, &u.DayUsed, &u.SearchesUsed, &denied)
-	if hasCode(err, codeForeignKeyViolation) {
-		err = store.ErrNotFound
-	}
-	if err != nil {
-		return model.Usage{}, sqlstore.Wrap("reserve search", err)
-	}
-	if denied != "" {
-		u.Denied = model.LimitSearchDay
-	}
-	return u, nil
+	return db.take(ctx, "reserve search", reserveSearchSQL, accountID, now, dailyLimit)
 }
 
 // returnSearchSQL gives back one search reserved in the day $2, if that is
