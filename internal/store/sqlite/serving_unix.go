@@ -1,4 +1,4 @@
-//go:build unix && !linux
+//go:build unix
 
 package sqlite
 
@@ -6,14 +6,22 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 )
 
-// openServeLock opens a lock file beside the database's real path, so that a
-// symbolic link reaches the same lock. On these systems flock(2) and the
-// fcntl(2) locks of SQLite may share one table, so the database file itself
-// is not locked; a hard link is the operator's to avoid.
+// openServeLock opens the file whose lock claims the database. On Linux
+// that is the database file itself: its lock follows the file (its device
+// and inode), whatever name reaches it, and Linux keeps flock(2) locks
+// apart from the fcntl(2) locks SQLite takes on the same file, so the two
+// never block each other. On the other systems flock(2) and the fcntl(2)
+// locks of SQLite may share one table, so it is a lock file beside the
+// database's real path, which a symbolic link reaches too; a hard link is
+// the operator's to avoid.
 func openServeLock(path string) (*os.File, error) {
+	if runtime.GOOS == "linux" {
+		return os.OpenFile(path, os.O_RDWR, 0)
+	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, err
