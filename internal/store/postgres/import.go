@@ -73,22 +73,8 @@ type batch struct {
 	bytes                              int
 }
 
-func newBatch() *batch {
-	const n = batchRows
-	return &batch{
-		ids: make([]string, 0, n), tags: make([]string, 0, n), sources: make([]string, 0, n),
-		languages: make([]string, 0, n), countries: make([]*string, 0, n),
-		authors: make([]string, 0, n), headlines: make([]string, 0, n), urls: make([]string, 0, n),
-		texts: make([]string, 0, n), textChars: make([]int32, 0, n), publishedNS: make([]int64, 0, n),
-		publishedDigits: make([]int16, 0, n), precisions: make([]string, 0, n),
-		observedNS: make([]*int64, 0, n), observedDigits: make([]*int16, 0, n),
-		statuses: make([]string, 0, n), marketOnly: make([]bool, 0, n),
-		foldText: make([]string, 0, n), foldAuthor: make([]string, 0, n), foldHeadline: make([]string, 0, n),
-		seen: make(map[string]struct{}, n),
-	}
-}
-
-// reset empties b for reuse, dropping its references to the signals.
+// reset empties b for reuse, dropping its references to the signals. The
+// columns keep their capacity: they grow to a full batch on the first.
 func (b *batch) reset() {
 	clear(b.countries)
 	clear(b.observedNS)
@@ -136,12 +122,11 @@ func (b *batch) add(s model.Signal, f model.Folded) {
 	b.observedDigits = append(b.observedDigits, observedDigits)
 	b.statuses = append(b.statuses, s.Status)
 	b.marketOnly = append(b.marketOnly, s.MarketOnly)
-	ft, fa, fh := f.Text, f.AuthorName, f.AuthorHeadline
-	b.foldText = append(b.foldText, ft)
-	b.foldAuthor = append(b.foldAuthor, fa)
-	b.foldHeadline = append(b.foldHeadline, fh)
+	b.foldText = append(b.foldText, f.Text)
+	b.foldAuthor = append(b.foldAuthor, f.AuthorName)
+	b.foldHeadline = append(b.foldHeadline, f.AuthorHeadline)
 	b.bytes += len(s.ID) + len(s.AuthorName) + len(s.AuthorHeadline) + len(s.SourceURL) +
-		len(s.Text) + len(ft) + len(fa) + len(fh) + 64
+		len(s.Text) + len(f.Text) + len(f.AuthorName) + len(f.AuthorHeadline) + 64
 }
 
 func (b *batch) args() []any {
@@ -179,7 +164,7 @@ func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
 		tx.Rollback(ctx)
 		return nil, sqlstore.Wrap("begin import", err)
 	}
-	return &importTx{db: db, tx: tx, stmt: sd, cur: newBatch()}, nil
+	return &importTx{db: db, tx: tx, stmt: sd, cur: &batch{seen: map[string]struct{}{}}}, nil
 }
 
 type importTx struct {
