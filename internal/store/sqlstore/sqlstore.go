@@ -130,9 +130,6 @@ type Queries struct {
 
 // New returns the shared queries of an engine.
 func New(read Reader, write *sql.DB, d Dialect) *Queries {
-	if d.Constraint == nil {
-		d.Constraint = func(err error) error { return err }
-	}
 	return &Queries{read: read, write: write, dialect: d}
 }
 
