@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync"
 	"time"
@@ -33,7 +32,7 @@ RETURNING true`
 // AcquireSearchSlot takes one of the account's concurrent search slots,
 // shared by every process, until release or the end of the lease.
 func (db *DB) AcquireSearchSlot(ctx context.Context, accountID int64, max int, now time.Time, lease time.Duration) (func(), bool, error) {
-	id := newToken()
+	id := rand.Text()
 	var ok bool
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		return tx.QueryRow(ctx, acquireSlotSQL, accountID, now.UnixNano(), id, now.Add(lease).UnixNano(), max).Scan(&ok)
@@ -58,7 +57,7 @@ const claimSQL = `INSERT INTO search_flights (key, token, expires_ns) VALUES ($1
 
 // ClaimSearch claims key across every process sharing the database.
 func (db *DB) ClaimSearch(ctx context.Context, key string, now time.Time, lease time.Duration) (func(), bool, error) {
-	token := newToken()
+	token := rand.Text()
 	var got string
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		return tx.QueryRow(ctx, claimSQL, key, token, now.Add(lease).UnixNano(), now.UnixNano()).Scan(&got)
@@ -70,13 +69,6 @@ func (db *DB) ClaimSearch(ctx context.Context, key string, now time.Time, lease 
 		return nil, false, sqlstore.Wrap("claim search", err)
 	}
 	return db.releaser(ctx, `DELETE FROM search_flights WHERE key = $1 AND token = $2`, key, token), got == token, nil
-}
-
-// newToken identifies one holder of a lease.
-func newToken() string {
-	b := make([]byte, 16)
-	rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // releaser returns a function that runs sql once, best effort (retried
