@@ -38,12 +38,9 @@ func match(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, 
 			return `signal_text.folded LIKE ?`, []any{"%" + likeEscaper.Replace(folded) + "%"}, true, nil
 		}
 	}
-	var chars []string
-	for _, r := range folded {
-		if c := string(r); !slices.Contains(chars, c) {
-			chars = append(chars, c)
-		}
-	}
+	chars := strings.Split(folded, "")
+	slices.Sort(chars)
+	chars = slices.Compact(chars)
 	// The rows are found first, on their own (not LIKE as well, for which
 	// the planner could read the whole trigram index for want of a
 	// trigram): asked beside the listing's order and limit, the planner
