@@ -87,22 +87,18 @@ func (q *Queries) CreateKey(ctx context.Context, k model.APIKey, hash []byte) er
 	return Wrap("create key", err)
 }
 
-// keyColumns are selected in the order scanKey reads them.
+// keyColumns are selected in the order keyDest lists them.
 const keyColumns = `k.id, k.account_id, k.name, k.hint, k.created_ns, k.last_used_ns, k.revoked_ns`
 
-// scanKey reads keyColumns, then any extra columns into extra.
-func scanKey(row interface{ Scan(...any) error }, extra ...any) (model.APIKey, error) {
-	var k model.APIKey
+// keyDest returns where to scan keyColumns for k, and what completes k
+// once they are scanned.
+func keyDest(k *model.APIKey) (dest []any, finish func()) {
 	var created int64
 	var used, revoked any
-	err := row.Scan(append([]any{&k.ID, integer(&k.AccountID), &k.Name, &k.Hint, integer(&created),
-		&used, &revoked}, extra...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return k, store.ErrNotFound
+	return []any{&k.ID, integer(&k.AccountID), &k.Name, &k.Hint, integer(&created), &used, &revoked}, func() {
+		k.CreatedAt = time.Unix(0, created).UTC()
+		k.LastUsed, k.RevokedAt = optionalTime(used), optionalTime(revoked)
 	}
-	k.CreatedAt = time.Unix(0, created).UTC()
-	k.LastUsed, k.RevokedAt = optionalTime(used), optionalTime(revoked)
-	return k, err
 }
 
 // optionalTime reads a nanosecond column scanned into an any.
@@ -117,8 +113,13 @@ func optionalTime(v any) *time.Time {
 
 // Keys lists an account's keys, newest first.
 func (q *Queries) Keys(ctx context.Context, accountID int64) ([]model.APIKey, error) {
-	keys, err := readAll(ctx, q, func(rows *sql.Rows) (model.APIKey, error) { return scanKey(rows) },
-		`SELECT `+keyColumns+` FROM api_keys k
+	keys, err := readAll(ctx, q, func(rows *sql.Rows) (model.APIKey, error) {
+		var k model.APIKey
+		dest, finish := keyDest(&k)
+		err := rows.Scan(dest...)
+		finish()
+		return k, err
+	}, `SELECT `+keyColumns+` FROM api_keys k
 		WHERE k.account_id = ? ORDER BY k.created_ns DESC, k.id DESC`, accountID)
 	return keys, Wrap("list keys", err)
 }
@@ -146,18 +147,13 @@ func (q *Queries) RenameKey(ctx context.Context, accountID int64, keyID, name st
 
 // KeyByHash finds an unrevoked key and its account by the key's hash.
 func (q *Queries) KeyByHash(ctx context.Context, hash []byte) (model.APIKey, []byte, model.Account, error) {
-	var a model.Account
+	var k model.APIKey
 	var stored []byte
-	var verified, created int64
-	row := q.queryRow(ctx, `SELECT `+keyColumns+`, k.hash, a.email, a.verified_ns, a.created_ns,
-		a.daily_requests, a.minute_requests, a.daily_searches, a.concurrent_searches
+	dest, finish := keyDest(&k)
+	a, err := scanAccount(q.queryRow(ctx, `SELECT `+joinedAccountColumns+`, `+keyColumns+`, k.hash
 		FROM api_keys k JOIN accounts a ON a.id = k.account_id
-		WHERE k.hash = ? AND k.revoked_ns IS NULL`, hash)
-	k, err := scanKey(row, &stored, &a.Email, integer(&verified), integer(&created),
-		integer(&a.Limits.DailyRequests), integer(&a.Limits.MinuteRequests),
-		integer(&a.Limits.DailySearches), integer(&a.Limits.ConcurrentSearches))
-	a.ID = k.AccountID
-	a.VerifiedAt, a.CreatedAt = time.Unix(0, verified).UTC(), time.Unix(0, created).UTC()
+		WHERE k.hash = ? AND k.revoked_ns IS NULL`, hash), append(dest, &stored)...)
+	finish()
 	return k, stored, a, Wrap("key by hash", err)
 }
 

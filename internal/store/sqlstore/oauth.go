@@ -136,11 +136,13 @@ func (q *Queries) RedeemOAuthCode(ctx context.Context, hash []byte, g store.OAut
 		})
 }
 
-// grantColumns are the columns scanGrant reads, from oauth_grants g joined
+// grantColumns are the columns grantDest lists, from oauth_grants g joined
 // with oauth_clients c.
 const grantColumns = `g.id, g.account_id, g.client_id, c.name, g.scopes, g.resource, g.created_ns, g.expires_ns, g.last_used_ns`
 
-func scanGrant(g *store.OAuthGrant) (dest []any, finish func()) {
+// grantDest returns where to scan grantColumns for g, and what completes g
+// once they are scanned.
+func grantDest(g *store.OAuthGrant) (dest []any, finish func()) {
 	var scopes string
 	var created, expires int64
 	var last sql.NullInt64
@@ -161,7 +163,7 @@ func (q *Queries) OAuthToken(ctx context.Context, hash []byte, now time.Time) (s
 	var g store.OAuthGrant
 	var expires int64
 	var used, revoked sql.NullInt64
-	gdest, finish := scanGrant(&g)
+	gdest, finish := grantDest(&g)
 	a, err := scanAccount(q.queryRow(ctx, `SELECT `+joinedAccountColumns+`,
 		t.hash, t.grant_id, t.kind, t.expires_ns, t.used_ns, g.revoked_ns, `+grantColumns+`
 		FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN oauth_clients c ON c.id = g.client_id
@@ -219,7 +221,7 @@ func (q *Queries) TouchOAuthGrant(ctx context.Context, grantID string, at time.T
 func (q *Queries) OAuthGrants(ctx context.Context, accountID int64, now time.Time) ([]store.OAuthGrant, error) {
 	out, err := readAll(ctx, q, func(rows *sql.Rows) (store.OAuthGrant, error) {
 		var g store.OAuthGrant
-		dest, finish := scanGrant(&g)
+		dest, finish := grantDest(&g)
 		if err := rows.Scan(dest...); err != nil {
 			return g, err
 		}
