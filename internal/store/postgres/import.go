@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,36 +25,23 @@ const (
 	batchBytes = 8 << 20
 )
 
-// importColumns are the signals columns an import writes, with the array
-// type their parameter is sent as.
-var importColumns = []struct{ name, array string }{
-	{"id", "text[]"}, {"tag", "text[]"}, {"source", "text[]"}, {"language", "text[]"},
-	{"country", "text[]"}, {"author_name", "text[]"}, {"author_headline", "text[]"},
-	{"source_url", "text[]"}, {"text", "text[]"}, {"text_chars", "int[]"},
-	{"published_ns", "bigint[]"}, {"published_digits", "smallint[]"},
-	{"published_at_precision", "text[]"}, {"observed_ns", "bigint[]"},
-	{"observed_digits", "smallint[]"}, {"status", "text[]"}, {"market_only", "boolean[]"},
-	{"fold_text", "text[]"}, {"fold_author", "text[]"}, {"fold_headline", "text[]"},
-}
+// importArrays are the array types that the import sends columns as, where
+// not text[].
+var importArrays = map[string]string{"text_chars": "int[]", "published_ns": "bigint[]",
+	"published_digits": "smallint[]", "observed_ns": "bigint[]", "observed_digits": "smallint[]",
+	"market_only": "boolean[]"}
 
+// upsertSQL writes a batch, whose rows are the elements of one array per
+// column.
 var upsertSQL = func() string {
-	names := make([]string, len(importColumns))
-	params := make([]string, len(importColumns))
-	var set []string
-	for i, c := range importColumns {
-		names[i] = c.name
-		params[i] = fmt.Sprintf("$%d::%s", i+1, c.array)
-		if c.name != "id" {
-			set = append(set, c.name+" = excluded."+c.name)
-		}
+	params := make([]string, len(sqlstore.ImportColumns))
+	for i, c := range sqlstore.ImportColumns {
+		params[i] = fmt.Sprintf("$%d::%s", i+1, cmp.Or(importArrays[c], "text[]"))
 	}
-	return `INSERT INTO signals (` + strings.Join(names, ", ") + `)
-		SELECT * FROM unnest(` + strings.Join(params, ", ") + `)
-		ON CONFLICT (id) DO UPDATE SET ` + strings.Join(set, ", ") + `,
-		revision = signals.revision + (signals.text IS DISTINCT FROM excluded.text)::int`
+	return sqlstore.UpsertSignals(`SELECT * FROM unnest(` + strings.Join(params, ", ") + `)`)
 }()
 
-// batch holds signals column by column, in importColumns order. An id occurs
+// batch holds signals column by column, in sqlstore.ImportColumns order. An id occurs
 // at most once in a batch (ON CONFLICT cannot update a row twice in one
 // statement); a repeated id starts a new batch, so the later one wins.
 type batch struct {
@@ -146,7 +134,7 @@ func (b *batch) encode(m *pgtype.Map, sd *pgconn.StatementDescription, values []
 	for i, a := range args {
 		v, err := m.Encode(sd.ParamOIDs[i], pgtype.BinaryFormatCode, a, values[i][:0])
 		if err != nil {
-			return nil, fmt.Errorf("encode %s: %w", importColumns[i].name, err)
+			return nil, fmt.Errorf("encode %s: %w", sqlstore.ImportColumns[i], err)
 		}
 		values[i] = v
 	}

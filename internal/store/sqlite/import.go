@@ -4,31 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"signals/internal/model"
 	"signals/internal/store"
 	"signals/internal/store/sqlstore"
 )
 
-// upsertSignal writes one signal, replacing the one with its id; the
-// revision grows when the text changes, so that vectors of the old text are
-// recognised as stale.
-const upsertSignal = `INSERT INTO signals (id, tag, source, language, country,
-	author_name, author_headline, source_url, text, text_chars, published_ns, published_digits,
-	published_at_precision, observed_ns, observed_digits, status, market_only,
-	fold_text, fold_author, fold_headline)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT (id) DO UPDATE SET tag = excluded.tag, source = excluded.source,
-	language = excluded.language, country = excluded.country,
-	author_name = excluded.author_name, author_headline = excluded.author_headline,
-	source_url = excluded.source_url, text = excluded.text, text_chars = excluded.text_chars,
-	published_ns = excluded.published_ns, published_digits = excluded.published_digits,
-	published_at_precision = excluded.published_at_precision,
-	observed_ns = excluded.observed_ns, observed_digits = excluded.observed_digits,
-	status = excluded.status, market_only = excluded.market_only,
-	fold_text = excluded.fold_text, fold_author = excluded.fold_author,
-	fold_headline = excluded.fold_headline,
-	revision = signals.revision + (signals.text IS NOT excluded.text)`
+// upsertSignal writes one signal (see sqlstore.UpsertSignals).
+var upsertSignal = sqlstore.UpsertSignals(`VALUES (?` + strings.Repeat(", ?", len(sqlstore.ImportColumns)-1) + `)`)
 
 // BeginImport starts an import transaction on the writer connection: one
 // prepared statement run per signal, with no round trip to pay.

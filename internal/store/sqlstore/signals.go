@@ -16,6 +16,27 @@ import (
 // their transaction.
 const BumpGeneration = `UPDATE signal_generation SET n = n + 1 WHERE id = 1`
 
+// ImportColumns are the columns of signals an import writes, in the order
+// its rows give them.
+var ImportColumns = []string{"id", "tag", "source", "language", "country", "author_name",
+	"author_headline", "source_url", "text", "text_chars", "published_ns", "published_digits",
+	"published_at_precision", "observed_ns", "observed_digits", "status", "market_only",
+	"fold_text", "fold_author", "fold_headline"}
+
+// UpsertSignals is an import's statement: it writes each signal of rows (a
+// VALUES or SELECT of ImportColumns), replacing the one with its id. The
+// revision grows when the text changes, so that vectors of the old text
+// are recognised as stale.
+func UpsertSignals(rows string) string {
+	set := make([]string, len(ImportColumns)-1)
+	for i, c := range ImportColumns[1:] {
+		set[i] = c + " = excluded." + c
+	}
+	return `INSERT INTO signals (` + strings.Join(ImportColumns, ", ") + `) ` + rows + `
+		ON CONFLICT (id) DO UPDATE SET ` + strings.Join(set, ", ") + `,
+		revision = signals.revision + CASE WHEN signals.text IS DISTINCT FROM excluded.text THEN 1 ELSE 0 END`
+}
+
 // signalColumns are selected in the order scanSignal reads them; the text is
 // cut to the code points of the first parameter.
 const signalColumns = `id, tag, source, language, country, author_name, author_headline,
