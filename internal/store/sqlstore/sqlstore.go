@@ -40,8 +40,8 @@ type Dialect struct {
 	// index covers every filter column, so that the rows skipped are
 	// skipped in the index alone.
 	IDsFirst bool
-	// Substrings, when not nil, is the engine's substring index over the
-	// folded columns (see Substrings).
+	// Substrings is the engine's substring index over the folded columns
+	// (see Substrings).
 	Substrings *Substrings
 	// Constraint translates the engine's constraint errors: store.ErrExists
 	// for a unique key taken, store.ErrNotFound for a missing referenced

@@ -33,13 +33,7 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	filters, filterArgs := where, args[1:]
 	all, allArgs := filters+` AND `+l.holds, append(slices.Clone(filterArgs), l.holdArgs...)
 	offset := lq.Offset()
-	walk := func() ([]model.Signal, error) {
-		return l.read(ctx, "signals", all, allArgs, orderSignals+` LIMIT ? OFFSET ?`, lq.PageSize+1, offset)
-	}
 	s := q.dialect.Substrings
-	if s == nil {
-		return walk()
-	}
 	window := s.NewestFirst
 	if utf8.RuneCountInString(folded) < 3 {
 		window = max(window, newestFirst)
@@ -54,17 +48,16 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	}
 	var cond string
 	var matchArgs []any
-	ok := false
-	err := q.reading(ctx, func() error {
-		var err error
+	var ok bool
+	err := q.reading(ctx, func() (err error) {
 		cond, matchArgs, ok, err = s.Match(ctx, q.read, folded)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return walk()
+	if !ok { // the index cannot narrow it down: walk the listing
+		return l.read(ctx, "signals", all, allArgs, orderSignals+` LIMIT ? OFFSET ?`, lq.PageSize+1, offset)
 	}
 	var list []model.Signal
 	if cond != "" {
