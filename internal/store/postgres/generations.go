@@ -108,9 +108,6 @@ func (db *DB) watchGenerations(ctx context.Context, cfg *pgx.ConnConfig) {
 		// until the listener holds them again.
 		db.listen(ctx, cfg)
 		db.gens.Store(nil)
-		if ctx.Err() != nil {
-			return
-		}
 		select {
 		case <-ctx.Done():
 			return
