@@ -18,9 +18,6 @@ func (db *DB) AcquireSearchSlot(ctx context.Context, accountID int64, max int, n
 	s := &db.slots
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.running == nil {
-		s.running = map[int64]int{}
-	}
 	if s.running[accountID] >= max {
 		return nil, false, nil
 	}
@@ -55,9 +52,6 @@ func (db *DB) ClaimSearch(ctx context.Context, key string, now time.Time, lease 
 	c := &db.claims
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.holders == nil {
-		c.holders = map[string]claim{}
-	}
 	if h, ok := c.holders[key]; ok && now.Before(h.expires) {
 		return nil, false, nil
 	}

@@ -24,10 +24,6 @@ type readPool struct {
 // unprepared.
 const maxStatements = 512
 
-func newReadPool(db *sql.DB) *readPool {
-	return &readPool{DB: db, stmts: map[string]*sql.Stmt{}}
-}
-
 // stmt returns the prepared statement of query, or nil when the cache is
 // full.
 func (p *readPool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {

@@ -94,7 +94,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
-	db := &DB{write: write, path: path}
+	db := &DB{write: write, path: path,
+		slots: slots{running: map[int64]int{}}, claims: claims{holders: map[string]claim{}}}
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
 		return nil, sqlstore.Wrap("migrate "+path, err)
@@ -106,7 +107,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(readers)
 	read.SetMaxIdleConns(readers)
-	db.read = newReadPool(read)
+	db.read = &readPool{DB: read, stmts: map[string]*sql.Stmt{}}
 	db.Queries = sqlstore.New(db.read, write, dialect)
 	db.startCounters()
 	return db, nil
