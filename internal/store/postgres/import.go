@@ -46,14 +46,14 @@ var upsertSQL = func() string {
 // statement); a repeated id starts a new batch, so the later one wins.
 type batch struct {
 	ids, tags, sources, languages      []string
-	countries                          []*string
+	countries                          []pgtype.Text
 	authors, headlines, urls, texts    []string
 	textChars                          []int32
 	publishedNS                        []int64
 	publishedDigits                    []int16
 	precisions                         []string
-	observedNS                         []*int64
-	observedDigits                     []*int16
+	observedNS                         []pgtype.Int8
+	observedDigits                     []pgtype.Int2
 	statuses                           []string
 	marketOnly                         []bool
 	foldText, foldAuthor, foldHeadline []string
@@ -65,8 +65,6 @@ type batch struct {
 // columns keep their capacity: they grow to a full batch on the first.
 func (b *batch) reset() {
 	clear(b.countries)
-	clear(b.observedNS)
-	clear(b.observedDigits)
 	for _, s := range []*[]string{&b.ids, &b.tags, &b.sources, &b.languages, &b.authors, &b.headlines,
 		&b.urls, &b.texts, &b.precisions, &b.statuses, &b.foldText, &b.foldAuthor, &b.foldHeadline} {
 		clear(*s)
@@ -87,11 +85,7 @@ func (b *batch) add(s model.Signal, f model.Folded) {
 	b.tags = append(b.tags, s.Tag)
 	b.sources = append(b.sources, s.Source)
 	b.languages = append(b.languages, s.Language)
-	var country *string
-	if s.Country != "" {
-		country = &s.Country
-	}
-	b.countries = append(b.countries, country)
+	b.countries = append(b.countries, pgtype.Text{String: s.Country, Valid: s.Country != ""})
 	b.authors = append(b.authors, s.AuthorName)
 	b.headlines = append(b.headlines, s.AuthorHeadline)
 	b.urls = append(b.urls, s.SourceURL)
@@ -100,11 +94,10 @@ func (b *batch) add(s model.Signal, f model.Folded) {
 	b.publishedNS = append(b.publishedNS, s.PublishedAt.NS)
 	b.publishedDigits = append(b.publishedDigits, int16(s.PublishedAt.Digits))
 	b.precisions = append(b.precisions, s.PublishedAtPrecision)
-	var observedNS *int64
-	var observedDigits *int16
-	if s.ObservedAt != nil {
-		ns, d := s.ObservedAt.NS, int16(s.ObservedAt.Digits)
-		observedNS, observedDigits = &ns, &d
+	var observedNS pgtype.Int8
+	var observedDigits pgtype.Int2
+	if o := s.ObservedAt; o != nil {
+		observedNS, observedDigits = pgtype.Int8{Int64: o.NS, Valid: true}, pgtype.Int2{Int16: int16(o.Digits), Valid: true}
 	}
 	b.observedNS = append(b.observedNS, observedNS)
 	b.observedDigits = append(b.observedDigits, observedDigits)
