@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"slices"
 	"time"
 
@@ -51,11 +50,8 @@ func (q *Queries) DeleteAccount(ctx context.Context, id int64) error {
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
 		var email string
 		err := tx.QueryRowContext(ctx, q.bind(`DELETE FROM accounts WHERE id = ? RETURNING email`), id).Scan(&email)
-		if errors.Is(err, sql.ErrNoRows) {
-			return store.ErrNotFound
-		}
 		if err != nil {
-			return err
+			return notFound(err)
 		}
 		_, err = tx.ExecContext(ctx, q.bind(`DELETE FROM sign_in_links WHERE email = ?`), email)
 		return err

@@ -27,11 +27,11 @@ func scanAccount(row interface{ Scan(...any) error }, extra ...any) (model.Accou
 	err := row.Scan(append([]any{integer(&a.ID), &a.Email, integer(&verified), integer(&created),
 		integer(&a.Limits.DailyRequests), integer(&a.Limits.MinuteRequests),
 		integer(&a.Limits.DailySearches), integer(&a.Limits.ConcurrentSearches)}, extra...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, store.ErrNotFound
+	if err != nil {
+		return model.Account{}, err
 	}
 	a.VerifiedAt, a.CreatedAt = time.Unix(0, verified).UTC(), time.Unix(0, created).UTC()
-	return a, err
+	return a, nil
 }
 
 // CreateAccount creates a verified account with the initial limits.

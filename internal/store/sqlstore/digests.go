@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 	"time"
 
@@ -45,9 +44,6 @@ func (q *Queries) Interests(ctx context.Context, accountID int64) (model.Interes
 	var r interestsRow
 	err := q.queryRow(ctx, `SELECT `+interestColumns+` FROM email_interests i WHERE i.account_id = ?`,
 		accountID).Scan(r.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	if err != nil {
 		return model.Interests{}, Wrap("interests", err)
 	}
@@ -136,9 +132,6 @@ func (q *Queries) AccountByUnsubscribe(ctx context.Context, hash []byte) (int64,
 	var stored []byte
 	err := q.queryRow(ctx, `SELECT account_id, hash FROM unsubscribe_tokens WHERE hash = ?`, hash).
 		Scan(integer(&id), &stored)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	if err != nil {
 		return 0, nil, Wrap("account by unsubscribe token", err)
 	}

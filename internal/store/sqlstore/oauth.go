@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 	"time"
 
@@ -26,9 +25,6 @@ func (q *Queries) OAuthClient(ctx context.Context, id string) (store.OAuthClient
 	var created int64
 	err := q.queryRow(ctx, `SELECT name, redirect_uris, created_ns FROM oauth_clients WHERE id = ?`, id).
 		Scan(&c.Name, &uris, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	c.RedirectURIs, c.CreatedAt = strings.Split(uris, "\n"), time.Unix(0, created).UTC()
 	return c, Wrap("oauth client", err)
 }
@@ -56,9 +52,6 @@ func (q *Queries) OAuthCode(ctx context.Context, hash []byte, now time.Time) (st
 			&consented, &expires, &used, &grant)
 	}, `SELECT hash, client_id, account_id, redirect_uri, challenge, scopes,
 		resource, consented_ns, expires_ns, used_ns, grant_id FROM oauth_codes WHERE hash = ?`, hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	if err == nil && used.Valid {
 		err = store.ErrReused
 		if grant.Valid {

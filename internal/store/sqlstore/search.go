@@ -95,7 +95,7 @@ func (q *Queries) CachedSearch(ctx context.Context, key string, now time.Time) (
 	var body []byte
 	err := q.queryRow(ctx, `SELECT result FROM search_cache WHERE key = ? AND expires_ns > ?`,
 		key, now.UnixNano()).Scan(&body)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, store.ErrNotFound) {
 		return r, false, nil
 	}
 	if err == nil {

@@ -26,9 +26,6 @@ func (q *Queries) TakeSignInLink(ctx context.Context, hash []byte, now time.Time
 	err := q.writeRow(ctx, func(row *sql.Row) error {
 		return row.Scan(&l.Hash, &l.Email, &l.Next, integer(&expires))
 	}, `DELETE FROM sign_in_links WHERE hash = ? RETURNING hash, email, next, expires_ns`, hash)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	l.ExpiresAt = time.Unix(0, expires).UTC()
 	if err == nil && !l.ExpiresAt.After(now) {
 		err = store.ErrNotFound
@@ -46,9 +43,6 @@ func (q *Queries) SignInLink(ctx context.Context, hash []byte, now time.Time) (s
 	var expires int64
 	err := q.queryRow(ctx, `SELECT hash, email, next, expires_ns FROM sign_in_links WHERE hash = ? AND expires_ns > ?`,
 		hash, now.UnixNano()).Scan(&l.Hash, &l.Email, &l.Next, integer(&expires))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	if err != nil {
 		return store.SignInLink{}, Wrap("read sign-in link", err)
 	}
@@ -97,7 +91,7 @@ func (q *Queries) Throttle(ctx context.Context, key []byte, start, end time.Time
 		`INSERT INTO sign_in_throttle (key, start_ns, end_ns, n) VALUES (?, ?, ?, 1)
 		ON CONFLICT (key, start_ns) DO UPDATE SET n = sign_in_throttle.n + 1 WHERE sign_in_throttle.n < ?
 		RETURNING n`, key, start.UnixNano(), end.UnixNano(), limit)
-	if errors.Is(err, sql.ErrNoRows) { // the window is full: nothing updated
+	if errors.Is(err, store.ErrNotFound) { // the window is full: nothing updated
 		return false, nil
 	}
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 	"time"
 
@@ -141,9 +140,6 @@ func (q *Queries) signals(ctx context.Context, query string, args ...any) ([]mod
 func (q *Queries) GetSignal(ctx context.Context, id string) (model.Signal, error) {
 	s, err := scanSignal(q.queryRow(ctx, `SELECT `+signalColumns+` FROM signals WHERE id = ? AND `+q.dialect.PublicOnly,
 		model.MaxTextChars, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	return s, Wrap("get signal", err)
 }
 

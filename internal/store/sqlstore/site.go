@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"signals/internal/model"
@@ -34,9 +33,6 @@ func (q *Queries) Hub(ctx context.Context, slug string) (model.Hub, error) {
 	h := model.Hub{Slug: slug}
 	err := q.queryRow(ctx, `SELECT title, description, filter FROM hubs WHERE slug = ?`, slug).
 		Scan(&h.Title, &h.Description, &h.Filter)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = store.ErrNotFound
-	}
 	return h, Wrap("hub", err)
 }
 
@@ -65,12 +61,11 @@ const articleColumns = `slug, title, summary, published_ns, body`
 func scanArticle(row interface{ Scan(...any) error }) (model.Article, error) {
 	var a model.Article
 	var ns int64
-	err := row.Scan(&a.Slug, &a.Title, &a.Summary, integer(&ns), &a.Body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, store.ErrNotFound
+	if err := row.Scan(&a.Slug, &a.Title, &a.Summary, integer(&ns), &a.Body); err != nil {
+		return model.Article{}, err
 	}
 	a.PublishedAt = time.Unix(0, ns).UTC()
-	return a, err
+	return a, nil
 }
 
 // Articles lists every article, newest published first.

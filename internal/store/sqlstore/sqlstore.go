@@ -11,11 +11,14 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
+
+	"signals/internal/store"
 )
 
 // Dialect is what the engines spell differently in the shared queries.
@@ -195,7 +198,8 @@ func readAll[T any](ctx context.Context, q *Queries, scan func(*sql.Rows) (T, er
 }
 
 // queryRow is a read of one row, run when the row is scanned, and run again
-// whole when the connection drops before the row is read to its end.
+// whole when the connection drops before the row is read to its end. No row
+// is store.ErrNotFound.
 func (q *Queries) queryRow(ctx context.Context, query string, args ...any) row {
 	return row{q: q, ctx: ctx, query: query, args: args}
 }
@@ -208,23 +212,32 @@ type row struct {
 	args  []any
 }
 
-// Scan runs the read and reads its row into dest, as sql.Row.Scan does.
+// Scan runs the read and reads its row into dest, as sql.Row.Scan does, but
+// for store.ErrNotFound when there is no row.
 func (r row) Scan(dest ...any) error {
-	return r.q.reading(r.ctx, func() error {
+	return notFound(r.q.reading(r.ctx, func() error {
 		return r.q.read.QueryRowContext(r.ctx, r.q.bind(r.query), r.args...).Scan(dest...)
-	})
+	}))
 }
 
 // writeRow runs a write that returns a row (RETURNING) on the writer and
 // reads the row with scan, which may run again when Retry runs the write
-// again.
+// again. No row is store.ErrNotFound.
 func (q *Queries) writeRow(ctx context.Context, scan func(*sql.Row) error, query string, args ...any) error {
 	if q.dialect.Retry == nil {
-		return scan(q.write.QueryRowContext(ctx, q.bind(query), args...))
+		return notFound(scan(q.write.QueryRowContext(ctx, q.bind(query), args...)))
 	}
-	return q.inTx(ctx, func(tx *sql.Tx) error {
+	return notFound(q.inTx(ctx, func(tx *sql.Tx) error {
 		return scan(tx.QueryRowContext(ctx, q.bind(query), args...))
-	})
+	}))
+}
+
+// notFound reads sql.ErrNoRows as store.ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
 }
 
 // exec runs a write and returns how many rows it changed.
