@@ -106,8 +106,6 @@ type Accounts interface {
 	CreateAccount(ctx context.Context, email string, now time.Time) (model.Account, error)
 	// AccountByEmail finds an account by email, case-insensitively.
 	AccountByEmail(ctx context.Context, email string) (model.Account, error)
-	// Account finds an account by id.
-	Account(ctx context.Context, id int64) (model.Account, error)
 	// SetLimits replaces an account's actual limits.
 	SetLimits(ctx context.Context, accountID int64, l model.Limits) error
 	// CreateKey stores a key's description and the hash of its secret.

@@ -59,12 +59,6 @@ func (q *Queries) AccountByEmail(ctx context.Context, email string) (model.Accou
 	return a, Wrap("account by email", err)
 }
 
-// Account finds an account by id.
-func (q *Queries) Account(ctx context.Context, id int64) (model.Account, error) {
-	a, err := scanAccount(q.queryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
-	return a, Wrap("account", err)
-}
-
 // SetLimits replaces an account's limits.
 func (q *Queries) SetLimits(ctx context.Context, accountID int64, l model.Limits) error {
 	n, err := q.exec(ctx, `UPDATE accounts SET daily_requests = ?, minute_requests = ?,

@@ -163,7 +163,7 @@ func testDeleteAccount(t *testing.T, st store.Store) {
 		name string
 		err  error
 	}{
-		{"account", func() error { _, err := st.Account(ctx, a.ID); return err }()},
+		{"account", func() error { _, err := st.AccountByEmail(ctx, a.Email); return err }()},
 		{"key", func() error { _, _, _, err := st.KeyByHash(ctx, hashOf("key")); return err }()},
 		{"session", func() error { _, _, err := st.SessionByHash(ctx, hashOf("sess"), base); return err }()},
 		{"sign-in link", func() error { _, err := st.TakeSignInLink(ctx, hashOf("link"), base); return err }()},
@@ -181,7 +181,7 @@ func testDeleteAccount(t *testing.T, st store.Store) {
 	if _, err := st.TakeSignInLink(ctx, hashOf("link2"), base); err != nil {
 		t.Errorf("another account's link went too: %v", err)
 	}
-	if _, err := st.Account(ctx, other.ID); err != nil {
+	if _, err := st.AccountByEmail(ctx, other.Email); err != nil {
 		t.Errorf("another account went too: %v", err)
 	}
 

@@ -34,7 +34,7 @@ func testAccountsAndKeys(t *testing.T, st store.Store) {
 	if err := st.SetLimits(ctx, a.ID, l); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := st.Account(ctx, a.ID); got.Limits != l {
+	if got, _ := st.AccountByEmail(ctx, a.Email); got.Limits != l {
 		t.Errorf("limits = %+v, want %+v", got.Limits, l)
 	}
 	hash := []byte("0123456789abcdef0123456789abcdef")
@@ -200,7 +200,6 @@ func testErrorsNameTheOperation(t *testing.T, st store.Store) {
 		{"set status", func() error { return st.SetStatus(ctx, "a", model.StatusHidden, nil) }},
 		{"create account", func() error { _, err := st.CreateAccount(ctx, "e@example.com", now); return err }},
 		{"account by email", func() error { _, err := st.AccountByEmail(ctx, "e@example.com"); return err }},
-		{"account", func() error { _, err := st.Account(ctx, 1); return err }},
 		{"set limits", func() error { return st.SetLimits(ctx, 1, model.InitialLimits) }},
 		{"create key", func() error { return st.CreateKey(ctx, model.APIKey{ID: "k", AccountID: 1}, []byte("h")) }},
 		{"list keys", func() error { _, err := st.Keys(ctx, 1); return err }},
