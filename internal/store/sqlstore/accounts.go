@@ -61,12 +61,9 @@ func (q *Queries) AccountByEmail(ctx context.Context, email string) (model.Accou
 
 // SetLimits replaces an account's limits.
 func (q *Queries) SetLimits(ctx context.Context, accountID int64, l model.Limits) error {
-	n, err := q.exec(ctx, `UPDATE accounts SET daily_requests = ?, minute_requests = ?,
+	err := changedRow(q.exec(ctx, `UPDATE accounts SET daily_requests = ?, minute_requests = ?,
 		daily_searches = ?, concurrent_searches = ? WHERE id = ?`,
-		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches, accountID)
-	if err == nil && n == 0 {
-		err = store.ErrNotFound
-	}
+		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches, accountID))
 	return Wrap("set limits", err)
 }
 
@@ -120,22 +117,16 @@ func (q *Queries) Keys(ctx context.Context, accountID int64) ([]model.APIKey, er
 
 // RevokeKey revokes an unrevoked key.
 func (q *Queries) RevokeKey(ctx context.Context, keyID string, now time.Time) error {
-	n, err := q.exec(ctx, `UPDATE api_keys SET revoked_ns = ? WHERE id = ? AND revoked_ns IS NULL`,
-		now.UnixNano(), keyID)
-	if err == nil && n == 0 {
-		err = store.ErrNotFound
-	}
+	err := changedRow(q.exec(ctx, `UPDATE api_keys SET revoked_ns = ? WHERE id = ? AND revoked_ns IS NULL`,
+		now.UnixNano(), keyID))
 	return Wrap("revoke key", err)
 }
 
 // RenameKey renames an unrevoked key of the account. A name plays no part
 // in authentication, so the credentials' generation stays.
 func (q *Queries) RenameKey(ctx context.Context, accountID int64, keyID, name string) error {
-	n, err := q.exec(ctx, `UPDATE api_keys SET name = ? WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`,
-		name, keyID, accountID)
-	if err == nil && n == 0 {
-		err = store.ErrNotFound
-	}
+	err := changedRow(q.exec(ctx, `UPDATE api_keys SET name = ?
+		WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`, name, keyID, accountID))
 	return Wrap("rename key", err)
 }
 

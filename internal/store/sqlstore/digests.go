@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"strings"
@@ -103,14 +102,11 @@ func (q *Queries) ClaimDigest(ctx context.Context, accountID int64, period strin
 // until, never back.
 func (q *Queries) FinishDigest(ctx context.Context, accountID int64, period string, claim []byte, until, now time.Time) error {
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, q.bind(`UPDATE digest_runs SET done_ns = ?
-			WHERE account_id = ? AND period = ? AND claim = ? AND done_ns IS NULL`),
-			now.UnixNano(), accountID, period, claim)
+		err := changedRow(q.execOn(ctx, tx, `UPDATE digest_runs SET done_ns = ?
+			WHERE account_id = ? AND period = ? AND claim = ? AND done_ns IS NULL`,
+			now.UnixNano(), accountID, period, claim))
 		if err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return cmp.Or(err, store.ErrNotFound)
 		}
 		_, err = tx.ExecContext(ctx, q.bind(`UPDATE email_interests SET since_ns = ?
 			WHERE account_id = ? AND since_ns < ?`), until.UnixNano(), accountID, until.UnixNano())

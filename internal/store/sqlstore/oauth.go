@@ -190,13 +190,10 @@ func (q *Queries) RotateOAuthRefresh(ctx context.Context, hash []byte, tokens []
 // RevokeOAuthGrant ends one of the account's live grants.
 func (q *Queries) RevokeOAuthGrant(ctx context.Context, accountID int64, grantID string, now time.Time) error {
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, q.bind(`UPDATE oauth_grants SET revoked_ns = ?
-			WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`), now.UnixNano(), grantID, accountID)
+		err := changedRow(q.execOn(ctx, tx, `UPDATE oauth_grants SET revoked_ns = ?
+			WHERE id = ? AND account_id = ? AND revoked_ns IS NULL`, now.UnixNano(), grantID, accountID))
 		if err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return cmp.Or(err, store.ErrNotFound)
 		}
 		_, err = tx.ExecContext(ctx, q.bind(`DELETE FROM oauth_tokens WHERE grant_id = ?`), grantID)
 		return err

@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"strings"
@@ -169,13 +168,10 @@ func (q *Queries) Generations(ctx context.Context) (signals, credentials int64, 
 // SetStatus changes a signal's editorial status and grows the generation.
 func (q *Queries) SetStatus(ctx context.Context, id, status string, marketOnly *bool) error {
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, q.bind(`UPDATE signals SET status = ?,
-			market_only = coalesce(?, market_only) WHERE id = ?`), status, marketOnly, id)
+		err := changedRow(q.execOn(ctx, tx, `UPDATE signals SET status = ?,
+			market_only = coalesce(?, market_only) WHERE id = ?`, status, marketOnly, id))
 		if err != nil {
 			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return cmp.Or(err, store.ErrNotFound)
 		}
 		_, err = tx.ExecContext(ctx, BumpGeneration)
 		return err

@@ -38,10 +38,7 @@ func (q *Queries) Hub(ctx context.Context, slug string) (model.Hub, error) {
 
 // RemoveHub removes a hub.
 func (q *Queries) RemoveHub(ctx context.Context, slug string) error {
-	n, err := q.exec(ctx, `DELETE FROM hubs WHERE slug = ?`, slug)
-	if err == nil && n == 0 {
-		err = store.ErrNotFound
-	}
+	err := changedRow(q.exec(ctx, `DELETE FROM hubs WHERE slug = ?`, slug))
 	return Wrap("remove hub", err)
 }
 

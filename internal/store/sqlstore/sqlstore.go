@@ -242,20 +242,38 @@ func notFound(err error) error {
 
 // exec runs a write and returns how many rows it changed.
 func (q *Queries) exec(ctx context.Context, query string, args ...any) (int64, error) {
-	var res sql.Result
-	var err error
 	if q.dialect.Retry == nil {
-		res, err = q.write.ExecContext(ctx, q.bind(query), args...)
-	} else {
-		err = q.inTx(ctx, func(tx *sql.Tx) error {
-			res, err = tx.ExecContext(ctx, q.bind(query), args...)
-			return err
-		})
+		return q.execOn(ctx, q.write, query, args...)
 	}
+	var n int64
+	err := q.inTx(ctx, func(tx *sql.Tx) (err error) {
+		n, err = q.execOn(ctx, tx, query, args...)
+		return err
+	})
+	return n, err
+}
+
+// execer runs writes: the writer, or a transaction of it.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// execOn runs a write on e and returns how many rows it changed.
+func (q *Queries) execOn(ctx context.Context, e execer, query string, args ...any) (int64, error) {
+	res, err := e.ExecContext(ctx, q.bind(query), args...)
 	if err != nil {
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// changedRow is the outcome of a write that must change a row:
+// store.ErrNotFound when it changed none.
+func changedRow(n int64, err error) error {
+	if err == nil && n == 0 {
+		return store.ErrNotFound
+	}
+	return err
 }
 
 // inTx runs fn in a transaction of the writer, committed if fn succeeds.
