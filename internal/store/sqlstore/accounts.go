@@ -104,13 +104,7 @@ func optionalTime(v any) *time.Time {
 
 // Keys lists an account's keys, newest first.
 func (q *Queries) Keys(ctx context.Context, accountID int64) ([]model.APIKey, error) {
-	keys, err := readAll(ctx, q, func(rows *sql.Rows) (model.APIKey, error) {
-		var k model.APIKey
-		dest, finish := keyDest(&k)
-		err := rows.Scan(dest...)
-		finish()
-		return k, err
-	}, `SELECT `+keyColumns+` FROM api_keys k
+	keys, err := readAll(ctx, q, scanInto(keyDest), `SELECT `+keyColumns+` FROM api_keys k
 		WHERE k.account_id = ? ORDER BY k.created_ns DESC, k.id DESC`, accountID)
 	return keys, Wrap("list keys", err)
 }

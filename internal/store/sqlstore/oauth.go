@@ -138,15 +138,12 @@ const grantColumns = `g.id, g.account_id, g.client_id, c.name, g.scopes, g.resou
 func grantDest(g *store.OAuthGrant) (dest []any, finish func()) {
 	var scopes string
 	var created, expires int64
-	var last sql.NullInt64
+	var last any
 	return []any{&g.ID, &g.AccountID, &g.ClientID, &g.ClientName, &scopes, &g.Resource, &created, &expires, &last},
 		func() {
 			g.Scopes = strings.Fields(scopes)
 			g.CreatedAt, g.ExpiresAt = time.Unix(0, created).UTC(), time.Unix(0, expires).UTC()
-			if last.Valid {
-				t := time.Unix(0, last.Int64).UTC()
-				g.LastUsed = &t
-			}
+			g.LastUsed = optionalTime(last)
 		}
 }
 
@@ -209,15 +206,7 @@ func (q *Queries) TouchOAuthGrant(ctx context.Context, grantID string, at time.T
 
 // OAuthGrants lists the account's live grants, newest first.
 func (q *Queries) OAuthGrants(ctx context.Context, accountID int64, now time.Time) ([]store.OAuthGrant, error) {
-	out, err := readAll(ctx, q, func(rows *sql.Rows) (store.OAuthGrant, error) {
-		var g store.OAuthGrant
-		dest, finish := grantDest(&g)
-		if err := rows.Scan(dest...); err != nil {
-			return g, err
-		}
-		finish()
-		return g, nil
-	}, `SELECT `+grantColumns+`
+	out, err := readAll(ctx, q, scanInto(grantDest), `SELECT `+grantColumns+`
 		FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
 		WHERE g.account_id = ? AND g.revoked_ns IS NULL AND g.expires_ns > ?
 		ORDER BY g.created_ns DESC, g.id DESC`, accountID, now.UnixNano())

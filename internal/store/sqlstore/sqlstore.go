@@ -197,6 +197,18 @@ func readAll[T any](ctx context.Context, q *Queries, scan func(*sql.Rows) (T, er
 	return out, nil
 }
 
+// scanInto returns the scan of readAll for a T whose columns dest lists,
+// with what completes a T once they are scanned (see keyDest).
+func scanInto[T any](dest func(*T) ([]any, func())) func(*sql.Rows) (T, error) {
+	return func(rows *sql.Rows) (T, error) {
+		var v T
+		d, finish := dest(&v)
+		err := rows.Scan(d...)
+		finish()
+		return v, err
+	}
+}
+
 // queryRow is a read of one row, run when the row is scanned, and run again
 // whole when the connection drops before the row is read to its end. No row
 // is store.ErrNotFound.
