@@ -61,30 +61,32 @@ func (db *DB) take(ctx context.Context, op, query string, accountID int64, now t
 	return u, nil
 }
 
-// returnRequestSQL gives back one request counted in the minute ($2) and day
-// ($3) windows, in each of them that is still the row's current one, and
-// returns the usage in the windows of now ($4 minute, $5 day).
-const returnRequestSQL = `
+// giveBackSQL gives back one request counted in the minute ($2) and day
+// ($3) windows, and one search reserved in the day $4, in each of them that
+// is still the row's current one (a NULL window gives nothing back), and
+// returns the usage in the windows of now ($5 minute, $6 day).
+const giveBackSQL = `
 UPDATE usage SET
 	minute_used = CASE WHEN minute_start = $2 AND minute_used > 0 THEN minute_used - 1 ELSE minute_used END,
-	day_used = CASE WHEN day_start = $3 AND day_used > 0 THEN day_used - 1 ELSE day_used END
+	day_used = CASE WHEN day_start = $3 AND day_used > 0 THEN day_used - 1 ELSE day_used END,
+	searches_used = CASE WHEN search_day_start = $4 AND searches_used > 0 THEN searches_used - 1 ELSE searches_used END
 WHERE account_id = $1
-RETURNING CASE WHEN minute_start >= $4 THEN minute_used ELSE 0 END,
-	CASE WHEN day_start >= $5 THEN day_used ELSE 0 END,
-	CASE WHEN search_day_start >= $5 THEN searches_used ELSE 0 END`
+RETURNING CASE WHEN minute_start >= $5 THEN minute_used ELSE 0 END,
+	CASE WHEN day_start >= $6 THEN day_used ELSE 0 END,
+	CASE WHEN search_day_start >= $6 THEN searches_used ELSE 0 END`
 
 // ReturnRequest gives back one request counted at at, in the windows
 // containing at that are still current.
 func (db *DB) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
-	return db.giveBack(ctx, "return request", returnRequestSQL, now, accountID, model.MinuteOf(at).Unix(), model.DayOf(at).Unix())
+	return db.giveBack(ctx, "return request", now, accountID, model.MinuteOf(at).Unix(), model.DayOf(at).Unix(), nil)
 }
 
-// giveBack runs query, a statement that gives back what was counted and
-// returns the usage in the windows of now, whose starts follow args.
-func (db *DB) giveBack(ctx context.Context, op, query string, now time.Time, args ...any) (model.Usage, error) {
+// giveBack runs giveBackSQL with args, the account and the windows to give
+// back in, and returns the usage in the windows of now.
+func (db *DB) giveBack(ctx context.Context, op string, now time.Time, args ...any) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
 	args = append(args, u.MinuteStart.Unix(), u.DayStart.Unix())
-	err := db.count(ctx, query, args, &u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
+	err := db.count(ctx, giveBackSQL, args, &u.MinuteUsed, &u.DayUsed, &u.SearchesUsed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return u, nil
 	}
@@ -136,20 +138,9 @@ func (db *DB) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int
 	return db.take(ctx, "reserve search", reserveSearchSQL, accountID, now, dailyLimit)
 }
 
-// returnSearchSQL gives back one search reserved in the day $2, if that is
-// still the row's search day, and returns the usage in the windows of now
-// ($3 minute, $4 day).
-const returnSearchSQL = `
-UPDATE usage SET
-	searches_used = CASE WHEN search_day_start = $2 AND searches_used > 0 THEN searches_used - 1 ELSE searches_used END
-WHERE account_id = $1
-RETURNING CASE WHEN minute_start >= $3 THEN minute_used ELSE 0 END,
-	CASE WHEN day_start >= $4 THEN day_used ELSE 0 END,
-	CASE WHEN search_day_start >= $4 THEN searches_used ELSE 0 END`
-
 // ReturnSearch gives back one fresh search reserved at at.
 func (db *DB) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
-	return db.giveBack(ctx, "return search", returnSearchSQL, now, accountID, model.DayOf(at).Unix())
+	return db.giveBack(ctx, "return search", now, accountID, nil, nil, model.DayOf(at).Unix())
 }
 
 // count runs query, one statement that counts in a usage row and returns

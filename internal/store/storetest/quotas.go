@@ -122,11 +122,15 @@ func testReturnRequest(t *testing.T, st store.Store) {
 	}
 	u, err := st.ReturnRequest(ctx, a.ID, day, day)
 	check("return with nothing counted", u, err, 0, 0)
+	st.ReserveSearch(ctx, a.ID, 1, day)
 	st.TakeRequest(ctx, a.ID, l, day)
 	u, err = st.TakeRequest(ctx, a.ID, l, day.Add(time.Second))
 	check("two counted", u, err, 2, 2)
 	u, err = st.ReturnRequest(ctx, a.ID, day.Add(time.Second), day.Add(2*time.Second))
 	check("one returned in the same minute", u, err, 1, 1)
+	if u.SearchesUsed != 1 {
+		t.Errorf("a returned request gave back a search: %+v", u)
+	}
 	u, err = st.TakeRequest(ctx, a.ID, l, day.Add(3*time.Second))
 	check("the returned request is free again", u, err, 2, 2)
 	if u, _ := st.Usage(ctx, a.ID, day.Add(3*time.Second)); u.MinuteUsed != 2 {
@@ -155,6 +159,7 @@ func testReturnSearch(t *testing.T, st store.Store) {
 	}
 	st.ReserveSearch(ctx, a.ID, 2, day)
 	st.ReserveSearch(ctx, a.ID, 2, day)
+	st.TakeRequest(ctx, a.ID, model.InitialLimits, day)
 	tests := []struct {
 		name    string
 		at, now time.Time
@@ -168,6 +173,9 @@ func testReturnSearch(t *testing.T, st store.Store) {
 		u, err := st.ReturnSearch(ctx, a.ID, tt.at, tt.now)
 		if err != nil || u.SearchesUsed != tt.want {
 			t.Errorf("%s: %+v, %v; want %d searches used", tt.name, u, err, tt.want)
+		}
+		if u.MinuteUsed != 1 || u.DayUsed != 1 {
+			t.Errorf("%s: %+v; a returned search gave back a request", tt.name, u)
 		}
 	}
 	// Reserved yesterday, returned today: today's searches stay.
