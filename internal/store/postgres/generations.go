@@ -149,6 +149,3 @@ func (db *DB) listen(ctx context.Context, cfg *pgx.ConnConfig) error {
 		}
 	}
 }
-
-// generationsListened reports whether the listener holds the generations.
-func (db *DB) generationsListened() bool { return db.gens.Load() != nil }

@@ -22,6 +22,9 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// generationsListened reports whether the listener holds the generations.
+func (db *DB) generationsListened() bool { return db.gens.Load() != nil }
+
 // The generations every request checks come from memory while the
 // listener holds them: a change by another process arrives by
 // announcement, one by this process is seen by its next request, and
