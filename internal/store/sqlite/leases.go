@@ -6,62 +6,52 @@ import (
 	"time"
 )
 
-// slots are the running searches per account. One process serves an SQLite
-// file, so they live in memory and die with it: nothing can stay stuck.
-type slots struct {
-	mu      sync.Mutex
+// leases are the search slots and claims of this process. One process
+// serves an SQLite file, so memory is the whole truth and they die with
+// it: nothing can stay stuck. A lease still bounds a claim.
+type leases struct {
+	mu sync.Mutex
+	// running counts the searches running per account.
 	running map[int64]int
+	// claims holds the expiry of each claimed key's holder; the address
+	// of that expiry identifies the holder.
+	claims map[string]*time.Time
 }
 
 // AcquireSearchSlot takes one of the account's concurrent search slots.
 func (db *DB) AcquireSearchSlot(ctx context.Context, accountID int64, max int, now time.Time, lease time.Duration) (func(), bool, error) {
-	s := &db.slots
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.running[accountID] >= max {
+	l := &db.leases
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running[accountID] >= max {
 		return nil, false, nil
 	}
-	s.running[accountID]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.mu.Lock()
-			s.running[accountID]--
-			if s.running[accountID] <= 0 {
-				delete(s.running, accountID)
-			}
-			s.mu.Unlock()
-		})
-	}, true, nil
-}
-
-// claims are the searches running in this process. One process serves an
-// SQLite file, so memory is the whole truth; a lease still bounds a claim.
-type claims struct {
-	mu      sync.Mutex
-	holders map[string]claim
-}
-
-type claim struct {
-	token   *byte // identity of the holder
-	expires time.Time
+	l.running[accountID]++
+	return sync.OnceFunc(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.running[accountID]--
+		if l.running[accountID] <= 0 {
+			delete(l.running, accountID)
+		}
+	}), true, nil
 }
 
 // ClaimSearch claims key unless another unexpired claim holds it.
 func (db *DB) ClaimSearch(ctx context.Context, key string, now time.Time, lease time.Duration) (func(), bool, error) {
-	c := &db.claims
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if h, ok := c.holders[key]; ok && now.Before(h.expires) {
+	l := &db.leases
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if held, ok := l.claims[key]; ok && now.Before(*held) {
 		return nil, false, nil
 	}
-	me := claim{token: new(byte), expires: now.Add(lease)}
-	c.holders[key] = me
+	expires := now.Add(lease)
+	l.claims[key] = &expires
 	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.holders[key].token == me.token {
-			delete(c.holders, key)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.claims[key] == &expires {
+			delete(l.claims, key)
 		}
 	}, true, nil
 }

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -71,8 +72,7 @@ type DB struct {
 	write    *sql.DB
 	read     *readPool
 	counters *counters
-	slots    slots
-	claims   claims
+	leases   leases
 
 	path      string
 	serveLock *os.File
@@ -95,7 +95,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
 	db := &DB{write: write, path: path,
-		slots: slots{running: map[int64]int{}}, claims: claims{holders: map[string]claim{}}}
+		leases: leases{running: map[int64]int{}, claims: map[string]*time.Time{}}}
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
 		return nil, sqlstore.Wrap("migrate "+path, err)
