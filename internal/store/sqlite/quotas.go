@@ -37,37 +37,29 @@ type window struct{ start, used int64 }
 type usageRow struct{ minute, day, searches window }
 
 type counters struct {
-	mu   sync.Mutex
-	rows map[int64]*usageRow
-	// written is what the usage table holds for each account in rows.
-	written map[int64]usageRow
+	mu       sync.Mutex
+	accounts map[int64]*account
 
-	// reserving serialises the writes of reservations, so that a later
+	// writing serialises the writes of the usage table, so that a later
 	// reservation is never overwritten by an earlier one.
-	reserving sync.Mutex
+	writing sync.Mutex
 }
 
-func (db *DB) startCounters() {
-	db.counters = &counters{rows: map[int64]*usageRow{}, written: map[int64]usageRow{}}
-}
+// account is an account's counters, now and as the usage table holds them.
+type account struct{ now, written usageRow }
 
 // closeCounters writes the exact counters in place of the reservations.
 func (db *DB) closeCounters() error {
-	c := db.counters
-	c.reserving.Lock()
-	defer c.reserving.Unlock()
-	c.mu.Lock()
-	batch := make(map[int64]usageRow, len(c.rows))
-	for id, r := range c.rows {
-		if c.written[id] != *r {
-			batch[id] = *r
+	err := db.writeUsage(context.Background(), func(accounts map[int64]*account) map[int64]usageRow {
+		batch := map[int64]usageRow{}
+		for id, a := range accounts {
+			if a.written != a.now {
+				batch[id] = a.now
+			}
 		}
-	}
-	c.mu.Unlock()
-	if len(batch) == 0 {
-		return nil
-	}
-	return sqlstore.Wrap("write usage counters", db.writeUsage(context.Background(), batch))
+		return batch
+	})
+	return sqlstore.Wrap("write usage counters", err)
 }
 
 // covers reports whether the written counter w counts at least what r
@@ -105,25 +97,30 @@ func (w usageRow) reservation(r usageRow, l limits) usageRow {
 // reserve writes a reservation covering the account's counters, unless one
 // written meanwhile already does.
 func (db *DB) reserve(ctx context.Context, accountID int64, l limits) error {
-	c := db.counters
-	c.reserving.Lock()
-	defer c.reserving.Unlock()
-	c.mu.Lock()
-	r, ok := c.rows[accountID]
-	if !ok || c.written[accountID].covers(*r) {
-		c.mu.Unlock()
-		return nil
-	}
-	next := c.written[accountID].reservation(*r, l)
-	c.mu.Unlock()
 	// Not the request's context: a reservation half made would be retried
 	// by the next request anyway, but one made is worth keeping.
-	return db.writeUsage(context.WithoutCancel(ctx), map[int64]usageRow{accountID: next})
+	return db.writeUsage(context.WithoutCancel(ctx), func(accounts map[int64]*account) map[int64]usageRow {
+		a, ok := accounts[accountID]
+		if !ok || a.written.covers(a.now) {
+			return nil
+		}
+		return map[int64]usageRow{accountID: a.written.reservation(a.now, l)}
+	})
 }
 
-// writeUsage writes the counters of batch and records them as written for
-// the accounts still counted. The caller holds c.reserving.
-func (db *DB) writeUsage(ctx context.Context, batch map[int64]usageRow) error {
+// writeUsage writes the counters that pick chooses among the accounts
+// counted (it runs under c.mu), one write of the usage table at a time,
+// and records them as written for the accounts still counted.
+func (db *DB) writeUsage(ctx context.Context, pick func(map[int64]*account) map[int64]usageRow) error {
+	c := &db.counters
+	c.writing.Lock()
+	defer c.writing.Unlock()
+	c.mu.Lock()
+	batch := pick(c.accounts)
+	c.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -144,12 +141,11 @@ func (db *DB) writeUsage(ctx context.Context, batch map[int64]usageRow) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	c := db.counters
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id, r := range batch {
-		if _, ok := c.rows[id]; ok {
-			c.written[id] = r
+		if a, ok := c.accounts[id]; ok {
+			a.written = r
 		}
 	}
 	return nil
@@ -157,11 +153,11 @@ func (db *DB) writeUsage(ctx context.Context, batch map[int64]usageRow) error {
 
 // row returns the account's counters, loading them on first use. The caller
 // holds c.mu on return.
-func (db *DB) row(ctx context.Context, accountID int64) (*usageRow, error) {
-	c := db.counters
+func (db *DB) row(ctx context.Context, accountID int64) (*account, error) {
+	c := &db.counters
 	c.mu.Lock()
-	if r, ok := c.rows[accountID]; ok {
-		return r, nil
+	if a, ok := c.accounts[accountID]; ok {
+		return a, nil
 	}
 	c.mu.Unlock()
 	var r usageRow
@@ -172,12 +168,10 @@ func (db *DB) row(ctx context.Context, accountID int64) (*usageRow, error) {
 		return nil, err
 	}
 	c.mu.Lock()
-	if existing, ok := c.rows[accountID]; ok {
-		return existing, nil
+	if _, ok := c.accounts[accountID]; !ok {
+		c.accounts[accountID] = &account{now: r, written: r}
 	}
-	c.rows[accountID] = &r
-	c.written[accountID] = r
-	return &r, nil
+	return c.accounts[accountID], nil
 }
 
 // roll empties the window if start begins a new one.
@@ -200,10 +194,11 @@ func (w *window) giveBack(start int64) {
 // and the usage after it is returned once what is written covers it. op
 // names the change in errors.
 func (db *DB) change(ctx context.Context, op string, accountID int64, now time.Time, l limits, fn func(r *usageRow) (denied string)) (model.Usage, error) {
-	r, err := db.row(ctx, accountID)
+	a, err := db.row(ctx, accountID)
 	if err != nil {
 		return model.Usage{}, sqlstore.Wrap(op, err)
 	}
+	r := &a.now
 	minute, day := model.MinuteOf(now), model.DayOf(now)
 	r.minute.roll(minute.Unix())
 	r.day.roll(day.Unix())
@@ -211,7 +206,7 @@ func (db *DB) change(ctx context.Context, op string, accountID int64, now time.T
 	denied := fn(r)
 	u := model.Usage{MinuteStart: minute, DayStart: day, Denied: denied,
 		MinuteUsed: int(r.minute.used), DayUsed: int(r.day.used), SearchesUsed: int(r.searches.used)}
-	covered := db.counters.written[accountID].covers(*r)
+	covered := a.written.covers(a.now)
 	db.counters.mu.Unlock()
 	if !covered {
 		if err := db.reserve(ctx, accountID, l); err != nil {
@@ -277,10 +272,9 @@ func (db *DB) DeleteAccount(ctx context.Context, id int64) error {
 	if err := db.Queries.DeleteAccount(ctx, id); err != nil {
 		return err
 	}
-	c := db.counters
+	c := &db.counters
 	c.mu.Lock()
-	delete(c.rows, id)
-	delete(c.written, id)
+	delete(c.accounts, id)
 	c.mu.Unlock()
 	return nil
 }

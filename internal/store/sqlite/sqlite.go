@@ -71,7 +71,7 @@ type DB struct {
 
 	write    *sql.DB
 	read     *readPool
-	counters *counters
+	counters counters
 	leases   leases
 
 	path      string
@@ -95,7 +95,8 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
 	db := &DB{write: write, path: path,
-		leases: leases{running: map[int64]int{}, claims: map[string]*time.Time{}}}
+		counters: counters{accounts: map[int64]*account{}},
+		leases:   leases{running: map[int64]int{}, claims: map[string]*time.Time{}}}
 	if err := db.migrate(ctx); err != nil {
 		write.Close()
 		return nil, sqlstore.Wrap("migrate "+path, err)
@@ -109,7 +110,6 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	read.SetMaxIdleConns(readers)
 	db.read = &readPool{DB: read, stmts: map[string]*sql.Stmt{}}
 	db.Queries = sqlstore.New(db.read, write, dialect)
-	db.startCounters()
 	return db, nil
 }
 
