@@ -122,34 +122,26 @@ func Restore(ctx context.Context, from, path string) error {
 	if err := Check(ctx, from); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	target, err := sql.Open("sqlite", fileDSN(path, "journal_mode(WAL)", "busy_timeout(10000)"))
+	target, err := (&driver.Driver{}).Open(fileDSN(path, "journal_mode(WAL)", "busy_timeout(10000)"))
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	defer target.Close()
-	conn, err := target.Conn(ctx)
+	r, ok := target.(interface {
+		NewRestore(string) (*driver.Backup, error)
+	})
+	if !ok {
+		return errors.New("restore: the SQLite driver has no backup API")
+	}
+	b, err := r.NewRestore(fileDSN(from) + "&mode=ro")
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
-	defer conn.Close()
-	err = conn.Raw(func(c any) error {
-		r, ok := c.(interface {
-			NewRestore(string) (*driver.Backup, error)
-		})
-		if !ok {
-			return errors.New("the SQLite driver has no backup API")
-		}
-		b, err := r.NewRestore(fileDSN(from) + "&mode=ro")
-		if err != nil {
-			return err
-		}
-		if _, err := b.Step(-1); err != nil {
-			b.Finish()
-			return err
-		}
-		return b.Finish()
-	})
-	if err != nil {
+	if _, err := b.Step(-1); err != nil {
+		b.Finish()
+		return fmt.Errorf("restore: %w", err)
+	}
+	if err := b.Finish(); err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}
 	return nil
