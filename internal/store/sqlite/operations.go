@@ -63,18 +63,18 @@ func Check(ctx context.Context, path string) error {
 	if err != nil {
 		return fmt.Errorf("check %s: %w", path, err)
 	}
+	defer rows.Close()
 	var problems []string
 	for rows.Next() {
 		var line string
 		if err := rows.Scan(&line); err != nil {
-			rows.Close()
 			return fmt.Errorf("check %s: %w", path, err)
 		}
 		if line != "ok" {
 			problems = append(problems, line)
 		}
 	}
-	if err := rows.Close(); err != nil {
+	if err := rows.Err(); err != nil {
 		return fmt.Errorf("check %s: %w", path, err)
 	}
 	if len(problems) > 0 {
@@ -149,9 +149,6 @@ func Restore(ctx context.Context, from, path string) error {
 
 // fileDSN is the driver's name of the database file at path with pragmas.
 func fileDSN(path string, pragmas ...string) string {
-	v := url.Values{}
-	for _, p := range pragmas {
-		v.Add("_pragma", p)
-	}
+	v := url.Values{"_pragma": pragmas}
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + v.Encode()
 }
