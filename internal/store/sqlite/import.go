@@ -34,6 +34,8 @@ func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
 	return &importTx{db: db, tx: tx, stmt: stmt}, nil
 }
 
+// importTx is an import's transaction, whose prepared statement
+// database/sql closes when it commits or rolls back.
 type importTx struct {
 	db   *DB
 	tx   *sql.Tx
@@ -63,7 +65,6 @@ func (t *importTx) Put(ctx context.Context, s model.Signal, f model.Folded) erro
 }
 
 func (t *importTx) Commit() error {
-	t.stmt.Close()
 	defer t.restoreCache()
 	if _, err := t.tx.Exec(sqlstore.BumpGeneration); err != nil {
 		t.tx.Rollback()
@@ -73,7 +74,6 @@ func (t *importTx) Commit() error {
 }
 
 func (t *importTx) Rollback() error {
-	t.stmt.Close()
 	err := t.tx.Rollback()
 	if errors.Is(err, sql.ErrTxDone) {
 		return nil
