@@ -25,50 +25,45 @@ type readPool struct {
 const maxStatements = 512
 
 // stmt returns the prepared statement of query, or nil when the cache is
-// full.
-func (p *readPool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+// full or query fails to prepare: run unprepared, it then reports its own
+// error.
+func (p *readPool) stmt(ctx context.Context, query string) *sql.Stmt {
 	p.mu.RLock()
 	s, ok := p.stmts[query]
 	p.mu.RUnlock()
 	if ok {
-		return s, nil
+		return s
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if s, ok := p.stmts[query]; ok {
-		return s, nil
+		return s
 	}
 	if len(p.stmts) >= maxStatements {
-		return nil, nil
+		return nil
 	}
 	s, err := p.DB.PrepareContext(ctx, query)
 	if err != nil {
-		return nil, err
+		return nil
 	}
 	p.stmts[query] = s
-	return s, nil
+	return s
 }
 
 // QueryContext runs query as its prepared statement.
 func (p *readPool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	s, err := p.stmt(ctx, query)
-	if err != nil {
-		return nil, err
+	if s := p.stmt(ctx, query); s != nil {
+		return s.QueryContext(ctx, args...)
 	}
-	if s == nil {
-		return p.DB.QueryContext(ctx, query, args...)
-	}
-	return s.QueryContext(ctx, args...)
+	return p.DB.QueryContext(ctx, query, args...)
 }
 
-// QueryRowContext runs query as its prepared statement. A failure to
-// prepare surfaces from Scan, as database/sql does.
+// QueryRowContext runs query as its prepared statement.
 func (p *readPool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	s, err := p.stmt(ctx, query)
-	if err != nil || s == nil {
-		return p.DB.QueryRowContext(ctx, query, args...)
+	if s := p.stmt(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
 	}
-	return s.QueryRowContext(ctx, args...)
+	return p.DB.QueryRowContext(ctx, query, args...)
 }
 
 // Close closes the statements, then the pool.
