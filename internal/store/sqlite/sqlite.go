@@ -144,21 +144,20 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// wasJSON is the JSON array of a migration's earlier versions.
-func wasJSON(was []string) string {
-	b, _ := json.Marshal(append([]string{}, was...))
-	return string(b)
-}
-
+// applyMigration runs m in a transaction and records its version, unless
+// it is applied; applied under a version it was renumbered from, only its
+// version is recorded.
 func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	// The versions m was applied under before, as a JSON array ([] for none).
+	was, _ := json.Marshal(append([]string{}, m.Was...))
 	var applied, renumbered int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE version = ?), count(*) FILTER (WHERE version IN (SELECT value FROM json_each(?)))
-		FROM schema_migrations`, m.Version, wasJSON(m.Was)).Scan(&applied, &renumbered); err != nil {
+		FROM schema_migrations`, m.Version, string(was)).Scan(&applied, &renumbered); err != nil {
 		return err
 	}
 	if applied > 0 {
