@@ -18,11 +18,9 @@ var substrings = &sqlstore.Substrings{
 	// than checking every signal's text.
 	Among: `id = ANY (ARRAY(%s))`,
 	// Every trigram of a passage of common words is common: GIN names
-	// most rows, and each is read again. More than 100 cost every q the
-	// newest signals do not answer more than they save the common ones
-	// (docs/benchmarks.md).
-	NewestFirst: 100,
-	Match:       match,
+	// most rows, and each is read again.
+	Unordered: true,
+	Match:     match,
 }
 
 // match asks the index for the rows LIKE the folded substring. pg_trgm

@@ -86,12 +86,12 @@ type Substrings struct {
 	// Newest orders the joined rows by the index's key, newest first,
 	// which the engine reads in index order.
 	Newest string
-	// NewestFirst is how many of the newest signals a listing checks for
-	// the substring before it asks the index, where the index reads every
-	// candidate whatever the page (a GIN index): a page of a common
+	// Unordered is true where the index names every candidate whatever
+	// the page (a GIN index): a listing then checks the newest signals for
+	// the substring before it asks the index, since a page of a common
 	// substring is found among them. Substrings of one or two characters
-	// are checked among at least the newest 100 on every engine.
-	NewestFirst int
+	// are checked among the newest on every engine.
+	Unordered bool
 	// Among is the condition that a signal's SignalKey is one of those a
 	// subquery (%s) selects, written so that the engine runs the subquery
 	// first and checks only those signals.

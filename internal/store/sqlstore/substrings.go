@@ -12,8 +12,11 @@ import (
 
 // newestFirst is how many of the newest signals of a listing are read
 // first for a substring of one or two characters, which an index can only
-// narrow down by its vocabulary or characters: such a substring is most
-// often common, and a page of it is found among them.
+// narrow down by its vocabulary or characters, and for every substring
+// where the index names all its candidates whatever the page
+// (Substrings.Unordered): such a substring is most often common, and a
+// page of it is found among them. More cost every substring they do not
+// answer more than they save the common ones (docs/benchmarks.md).
 const newestFirst = 100
 
 // listSubstring returns the signals of the page of lq, and the one after
@@ -34,13 +37,9 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	all, allArgs := filters+` AND `+l.holds, append(slices.Clone(filterArgs), l.holdArgs...)
 	offset := lq.Offset()
 	s := q.dialect.Substrings
-	window := s.NewestFirst
-	if utf8.RuneCountInString(folded) < 3 {
-		window = max(window, newestFirst)
-	}
-	if window > 0 {
+	if s.Unordered || utf8.RuneCountInString(folded) < 3 {
 		among := fmt.Sprintf(s.Among, `SELECT `+q.dialect.SignalKey+` FROM signals WHERE `+filters+orderSignals+` LIMIT ?`)
-		list, err := l.read(ctx, "signals", among+` AND `+l.holds, append(append(slices.Clone(filterArgs), window), l.holdArgs...),
+		list, err := l.read(ctx, "signals", among+` AND `+l.holds, append(append(slices.Clone(filterArgs), newestFirst), l.holdArgs...),
 			orderSignals+` LIMIT ?`, l.need)
 		if err != nil || len(list) == l.need {
 			return list[min(len(list), offset):], err
