@@ -26,7 +26,7 @@ import (
 // socket is the serving user's alone (mode 0600), as the database is.
 
 // ErrNoBackup means the store is not one this program copies.
-var ErrNoBackup = errors.New("signals backup copies SQLite databases; back PostgreSQL up with pg_dump (see the README)")
+var ErrNoBackup = errors.New("signals backup copies SQLite databases; back PostgreSQL up with pg_dump (see docs/postgresql.md)")
 
 // ControlSocket is the Unix socket through which the process serving the
 // SQLite database at path takes backups.
@@ -158,7 +158,7 @@ func backupThroughServer(ctx context.Context, database, path string) (bool, erro
 // the database.
 func RestoreDatabase(ctx context.Context, from, database string) error {
 	if isPostgres(database) {
-		return errors.New("signals restore replaces SQLite databases; restore PostgreSQL with pg_restore (see the README)")
+		return errors.New("signals restore replaces SQLite databases; restore PostgreSQL with pg_restore (see docs/postgresql.md)")
 	}
 	return sqlite.Restore(ctx, from, database)
 }

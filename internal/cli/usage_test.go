@@ -76,14 +76,14 @@ func TestUsageFitsEightyColumns(t *testing.T) {
 	}
 }
 
-// The README's command table names each command as it is typed, and every
-// command of the command line.
-func TestREADMECommands(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// The command table of docs/operating.md names each command as it is
+// typed, and every command of the command line.
+func TestDocumentedCommands(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/operating.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(readme), "## Operating\n")
+	_, section, _ := strings.Cut(string(doc), "## Commands\n")
 	section, _, _ = strings.Cut(section, "| variable |")
 	code := regexp.MustCompile("`([^`]*)`")
 	word := regexp.MustCompile(`^[a-z][a-z-]*$`)
@@ -96,7 +96,7 @@ func TestREADMECommands(t *testing.T) {
 		for _, c := range code.FindAllStringSubmatch(cell, -1) {
 			words := strings.Fields(c[1])
 			if words[0] != "signals" {
-				t.Errorf("README command %q: write it as typed, starting with signals", c[1])
+				t.Errorf("documented command %q: write it as typed, starting with signals", c[1])
 				continue
 			}
 			// The command is the words before its first argument or flag.
@@ -110,13 +110,13 @@ func TestREADMECommands(t *testing.T) {
 			documented = append(documented, strings.Join(name, " "))
 			if _, errs, code := runCLI(t, nil, "", append(name, "-h")...); code != 0 {
 				lines := strings.Split(strings.TrimSpace(errs), "\n")
-				t.Errorf("README command %q: signals %s -h exits %d: %s", c[1], strings.Join(name, " "), code, lines[len(lines)-1])
+				t.Errorf("documented command %q: signals %s -h exits %d: %s", c[1], strings.Join(name, " "), code, lines[len(lines)-1])
 			}
 		}
 	}
 	for _, v := range verbs {
 		if !slices.Contains(documented, v.name) {
-			t.Errorf("README's command table lacks signals %s (it lists %q)", v.name, documented)
+			t.Errorf("the command table of docs/operating.md lacks signals %s (it lists %q)", v.name, documented)
 		}
 	}
 }
