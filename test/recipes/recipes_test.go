@@ -55,6 +55,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -136,6 +137,12 @@ func parse(path, text string) (page, error) {
 			return p, fmt.Errorf("%s:%d: the fence is never closed", path, b.line)
 		}
 		b.text = strings.Join(body, "\n") + "\n"
+		switch {
+		case slices.Contains([]string{"zsh", "shell-session", "sh-session", "bash-session", "terminal", "shellsession"}, b.info):
+			return p, fmt.Errorf("%s:%d: a %q block would not run: write it as sh, bash or console", path, b.line, b.info)
+		case b.info == "" && strings.HasPrefix(b.text, "$ "):
+			return p, fmt.Errorf("%s:%d: a block of commands without an info string would not run: write it as console", path, b.line)
+		}
 		p.blocks = append(p.blocks, b)
 	}
 	return p, nil
@@ -179,13 +186,18 @@ func TestRecipes(t *testing.T) {
 		t.Skip("the recipes start services; skipped with -short")
 	}
 	bin := buildSignals(t)
-	ran := 0
-	for _, p := range pages(t) {
-		t.Run(strings.TrimSuffix(p.path, ".md"), func(t *testing.T) {
-			ran += runPage(t, p, bin)
-		})
-	}
-	t.Logf("%d shell recipes ran", ran)
+	var ran atomic.Int64
+	// The pages share nothing (each has its folder, ports and database),
+	// so they run side by side.
+	t.Run("pages", func(t *testing.T) {
+		for _, p := range pages(t) {
+			t.Run(strings.TrimSuffix(p.path, ".md"), func(t *testing.T) {
+				t.Parallel()
+				ran.Add(int64(runPage(t, p, bin)))
+			})
+		}
+	})
+	t.Logf("%d shell recipes ran", ran.Load())
 }
 
 // buildSignals builds the binary every recipe runs, once.
@@ -627,5 +639,87 @@ func checkBenchmark(t *testing.T, where, text string) {
 				t.Errorf("%s: -bench %s: %q names no benchmark of %s", where, bm[1], alt, pm[1])
 			}
 		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	p, err := parse("x.md", "<!-- recipes: postgres, needs caddy jq -->\n\n"+
+		"<!-- recipe: background -->\n```sh\nsignals serve\n```\n\n"+
+		"<!-- recipe: file a/b.json -->\n```json\n{}\n```\n\n"+
+		"```console\n$ echo 8081 \\\n>   sig_...\n8081 sig_...\n```\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.postgres || !slices.Equal(p.needs, []string{"caddy", "jq"}) {
+		t.Errorf("page notes: postgres %v, needs %q", p.postgres, p.needs)
+	}
+	var got []string
+	for _, b := range p.blocks {
+		got = append(got, fmt.Sprintf("%d %s %q %v", b.line, b.info, b.note, b.shell()))
+	}
+	want := []string{`4 sh "background" true`, `9 json "file a/b.json" false`, `13 console "" true`}
+	if !slices.Equal(got, want) {
+		t.Errorf("blocks\n%q\nwant\n%q", got, want)
+	}
+	ports := map[string]string{"8080": "40001", "8081": "40002"}
+	if got, want := rewrite(p.blocks[2].text, ports), "$ echo 40002 \\\n>   $(recipe_key)\n40002 $(recipe_key)\n"; got != want {
+		t.Errorf("rewrite: %q, want %q", got, want)
+	}
+	if got := rewrite("go run ./cmd/signals serve --demo\n", ports); got != "signals serve --demo\n" {
+		t.Errorf("rewrite: %q", got)
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	for name, text := range map[string]string{
+		"unclosed fence":       "```sh\necho\n",
+		"unknown page note":    "<!-- recipes: sqlite -->\n",
+		"a shell it won't run": "```zsh\necho\n```\n",
+		"commands untyped":     "```\n$ echo\n```\n",
+	} {
+		if _, err := parse("x.md", text); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+}
+
+// A page's script fails when a command fails, when a console block's
+// output differs, and when a background block ends before its port opens.
+func TestScriptFails(t *testing.T) {
+	for name, c := range map[string]struct {
+		text string
+		fail bool
+	}{
+		"passes":         {"```sh\nx=1\n```\n\n```console\n$ echo $x\n1\n$ true\n```\n", false},
+		"command fails":  {"```sh\nfalse\necho after\n```\n", true},
+		"output differs": {"```console\n$ echo 1\n2\n```\n", true},
+		"output unshown": {"```console\n$ echo 1\n```\n", true},
+		"service ends":   {"<!-- recipe: background -->\n```sh\ntrue\n```\n", true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, err := parse("x.md", c.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			state := filepath.Join(dir, ".recipe")
+			if err := os.Mkdir(state, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ports, err := freePorts(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			script, _, _ := scriptOf(t, p, ports, dir, state)
+			path := filepath.Join(state, "page.sh")
+			if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err = runScript(path, filepath.Join(state, "page.log"), dir, os.Environ(), state)
+			if (err != nil) != c.fail {
+				out, _ := os.ReadFile(filepath.Join(state, "page.log"))
+				t.Errorf("error %v, want failure %v\n%s", err, c.fail, out)
+			}
+		})
 	}
 }
