@@ -307,7 +307,7 @@ func TestMethodsAndUnknownPaths(t *testing.T) {
 
 // TestMalformedQueryEncoding: a query pair that url.ParseQuery would drop
 // in silence (bad percent-encoding, a semicolon) is refused, naming its
-// parameter, on every endpoint that reads a query.
+// parameter, on every API endpoint that reads a query.
 func TestMalformedQueryEncoding(t *testing.T) {
 	ta := newSiteApp(t)
 	queries := []struct{ query, param string }{
@@ -328,16 +328,34 @@ func TestMalformedQueryEncoding(t *testing.T) {
 			})
 		}
 	}
-	for _, path := range []string{"/", "/hubs/jobs", "/feed.json", "/feed.atom", "/hubs/jobs/feed.rss"} {
-		for _, q := range queries {
-			t.Run(path+"?"+q.query, func(t *testing.T) {
-				resp, body := ta.get(path+"?"+q.query, "Authorization", "")
-				if resp.StatusCode != http.StatusBadRequest || !bytes.Contains(body, []byte(failure.CodeInvalidParameter)) ||
-					!bytes.Contains(body, []byte(q.param)) {
-					t.Errorf("%d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
-				}
-			})
-		}
+	// Pages and feeds read such a pair as written when they use its
+	// parameter, and explain the value; they ignore any other.
+	for _, tt := range []struct {
+		path   string
+		status int
+		says   string
+	}{
+		{"/?page_size=2&tags=job%ZZ", 400, "“job%ZZ” is not a kind of signal we list."},
+		{"/?page_size=2;tags=job", 400, "“2;tags=job” is not a page size."},
+		{"/?page_size=%zz", 400, "“%zz” is not a page size."},
+		{"/?page_size=2&%zz=1", 200, ""},
+		{"/hubs/jobs?page_size=2&tags=job%ZZ", 200, ""},
+		{"/hubs/jobs?page_size=2;tags=job", 400, "“2;tags=job” is not a page size."},
+		{"/hubs/jobs?page_size=%zz", 400, "“%zz” is not a page size."},
+		{"/hubs/jobs?page_size=2&%zz=1", 200, ""},
+		{"/feed.json?page_size=2&tags=job%ZZ", 400, "“job%ZZ” is not a kind of signal we list."},
+		{"/feed.atom?tags=job;page_size=2", 400, "“job;page_size=2” is not a kind of signal we list."},
+		{"/feed.atom?page_size=%zz", 200, ""},
+		{"/hubs/jobs/feed.rss?page_size=2&tags=job%ZZ", 200, ""},
+		{"/hubs/jobs/feed.rss?%zz=1", 200, ""},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			resp, body := ta.get(tt.path, "Authorization", "")
+			if resp.StatusCode != tt.status || !bytes.Contains(body, []byte(tt.says)) ||
+				bytes.Contains(body, []byte(failure.CodeInvalidParameter)) {
+				t.Errorf("%d %s, want %d saying %q\n%.3000s", resp.StatusCode, resp.Header.Get("Content-Type"), tt.status, tt.says, body)
+			}
+		})
 	}
 	// A well-formed query is read as before.
 	resp, body := ta.get("/api/v1/signals?page_size=1&tags=job%2Cfunding")

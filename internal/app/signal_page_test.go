@@ -72,9 +72,9 @@ func TestSignalPage(t *testing.T) {
 			}
 		}
 	})
-	t.Run("query parameters", func(t *testing.T) {
-		resp, body := ta.get("/signals/plain-1?full=1", "Authorization", "")
-		if resp.StatusCode != 400 || !bytes.Contains(body, []byte("unknown_parameter")) {
+	t.Run("query parameters are ignored", func(t *testing.T) {
+		resp, body := ta.get("/signals/plain-1?full=1&fbclid=IwAR0", "Authorization", "")
+		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`<link rel="canonical" href="`+ta.cfg.BaseURL+`/signals/plain-1">`)) {
 			t.Errorf("%d\n%s", resp.StatusCode, body)
 		}
 	})

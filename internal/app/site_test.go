@@ -186,27 +186,31 @@ func headingOfOurs(h string) bool {
 	return ok && strings.Trim(num, "0123456789") == "" && strings.Contains(rest, "; published ")
 }
 
-// A bad filter is an error page with the API's status, code and message.
+// A bad filter is a 400: in HTML and Markdown explained in words, to a
+// program that asks for JSON as the API's problem details.
 func TestSiteBadFilter(t *testing.T) {
 	ta := newSiteApp(t)
 	_, apiBody := ta.get("/api/v1/signals?page_size=99")
 	want := decode[problem.Problem](t, apiBody)
-	for _, tt := range []struct{ accept, contentType string }{
-		{"", "text/html; charset=utf-8"},
-		{"text/markdown", "text/markdown; charset=utf-8"},
-		{"application/json", "application/problem+json"},
+	for _, tt := range []struct{ accept, contentType, says string }{
+		{"", "text/html; charset=utf-8", "Page size must be a whole number from 1 to 50."},
+		{"text/markdown", "text/markdown; charset=utf-8", "Page size must be a whole number from 1 to 50."},
+		{"application/json", "application/problem+json", want.ValidationMessage},
 	} {
 		resp, body := ta.get("/?page_size=99", "Authorization", "", "Accept", tt.accept)
 		if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != tt.contentType {
 			t.Fatalf("Accept %q: %d %s", tt.accept, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
-		if !bytes.Contains(body, []byte(want.Code)) || !bytes.Contains(body, []byte(want.ValidationMessage)) {
-			t.Errorf("Accept %q: the page does not carry %s and its message:\n%s", tt.accept, want.Code, body)
+		if !bytes.Contains(body, []byte(tt.says)) {
+			t.Errorf("Accept %q: the page does not say %q:\n%s", tt.accept, tt.says, body)
+		}
+		if hasCode := bytes.Contains(body, []byte(want.Code)); hasCode != (tt.accept == "application/json") {
+			t.Errorf("Accept %q: the code %s shows: %v", tt.accept, want.Code, hasCode)
 		}
 	}
-	t.Run("hub pages take only paging", func(t *testing.T) {
+	t.Run("hub pages read only paging", func(t *testing.T) {
 		resp, body := ta.get("/hubs/jobs?tags=funding", "Authorization", "")
-		if resp.StatusCode != 400 || !bytes.Contains(body, []byte(string(failure.CodeUnknownParameter))) {
+		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`<link rel="canonical" href="`+ta.cfg.BaseURL+`/hubs/jobs">`)) {
 			t.Errorf("%d\n%s", resp.StatusCode, body)
 		}
 	})
@@ -317,9 +321,14 @@ func TestFeeds(t *testing.T) {
 		}
 	})
 	t.Run("bad filter", func(t *testing.T) {
-		for _, path := range []string{"/feed.json?tags=nope", "/feed.rss?page=2", "/hubs/jobs/feed.atom?tags=job", "/hubs/none/feed.json"} {
+		for _, tt := range []struct{ path, contentType string }{
+			{"/feed.json?tags=nope", "text/plain; charset=utf-8"},
+			{"/feed.rss?language=de", "text/plain; charset=utf-8"},
+			{"/hubs/none/feed.json", "application/problem+json"},
+		} {
+			path := tt.path
 			resp, body := ta.get(path, "Authorization", "")
-			if resp.StatusCode/100 != 4 || resp.Header.Get("Content-Type") != "application/problem+json" {
+			if resp.StatusCode/100 != 4 || resp.Header.Get("Content-Type") != tt.contentType {
 				t.Errorf("%s: %d %s\n%s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
 		}
@@ -481,10 +490,10 @@ func TestSiteNotFoundPage(t *testing.T) {
 // what was sent and the error next to its field.
 func TestSiteBadFilterForm(t *testing.T) {
 	ta := newSiteApp(t)
-	for _, tt := range []struct{ name, path, errorID string }{
-		{"language", "/?tags=job&language=de&q=robots", "f-language-error"},
-		{"tag", "/?tags=job,nope", "f-tags-error"},
-		{"no field", "/?tags=job&page_size=99", "f-error"},
+	for _, tt := range []struct{ name, path, errorID, clear string }{
+		{"language", "/?tags=job&language=de&q=robots", "f-language-error", "/?tags=job&amp;q=robots"},
+		{"tag", "/?tags=job,nope", "f-tags-error", "/?tags=job"},
+		{"no field", "/?tags=job&page_size=99", "f-error", "/?tags=job"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, body := ta.get(tt.path, "Authorization", "")
@@ -496,7 +505,7 @@ func TestSiteBadFilterForm(t *testing.T) {
 				`<form class="filters"`,
 				`<input type="checkbox" id="f-tags-job" name="tags" value="job" checked>`,
 				`id="` + tt.errorID + `" class="error" role="alert">`,
-				"<code>invalid_parameter</code>",
+				`<a href="` + tt.clear + `">`,
 			} {
 				if !strings.Contains(page, want) {
 					t.Errorf("the page lacks %q", want)
@@ -504,6 +513,9 @@ func TestSiteBadFilterForm(t *testing.T) {
 			}
 			if strings.Contains(page, "No public signal matches") {
 				t.Error("the page says no signal matches, though nothing was looked for")
+			}
+			if strings.Contains(page, "invalid_parameter") {
+				t.Error("the page shows the API's code")
 			}
 		})
 	}
@@ -535,9 +547,9 @@ func TestSiteTooDeepPage(t *testing.T) {
 		`<form class="filters"`,
 		`<input type="checkbox" id="f-tags-job" name="tags" value="job" checked>`,
 		`value="robots"`,
-		`id="f-error" class="error" role="alert">page must be an integer from 1 to 500 with q and page_size 20: ` +
-			`a listing with q reaches at most 10000 results deep; narrow the filters to reach older signals`,
-		"<code>invalid_parameter</code>",
+		`id="f-error" class="error" role="alert">Page 501 is deeper than a search for words reaches: 10000 results at most, ` +
+			`so at 20 signals a page the last page is 500. Narrow the filters to reach older signals. ` +
+			`<a href="/?tags=job&amp;q=robots">Go to the first page</a>`,
 		"No signals are listed for this page.",
 	} {
 		if !strings.Contains(page, want) {
@@ -562,7 +574,7 @@ func TestSiteTooDeepPage(t *testing.T) {
 		if resp.StatusCode != tt.status {
 			t.Errorf("%s: %d, want %d", tt.path, resp.StatusCode, tt.status)
 		}
-		if tt.status == http.StatusBadRequest && !bytes.Contains(body, []byte("10000 results deep")) {
+		if tt.status == http.StatusBadRequest && !bytes.Contains(body, []byte("10000 results at most")) {
 			t.Errorf("%s: the page does not say how deep the listing reaches:\n%s", tt.path, body)
 		}
 	}
@@ -603,7 +615,8 @@ func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
 	for _, tt := range []struct{ query, location string }{
 		{"?tags=job&language=&country=&q=", "/?tags=job"},
 		{"?language=&country=&q=", "/"},
-		{"?tags=&tags=job&sources=microblog&q=", "/?sources=microblog&tags=job"},
+		{"?tags=&tags=job&sources=microblog&q=", "/?tags=job&sources=microblog"},
+		{"?fbclid=x&country=&tags=job", "/?tags=job"},
 	} {
 		req, err := http.NewRequest(http.MethodGet, ta.srv.URL+"/"+tt.query, nil)
 		if err != nil {

@@ -150,6 +150,7 @@ func (s *Site) docMarkdown(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "private, no-cache")
+	canonicalLink(w.Header(), s.base+strings.TrimSuffix(r.URL.EscapedPath(), MarkdownSuffix))
 	writeMarkdown(w, r, http.StatusOK, d.markdown)
 }
 

@@ -154,6 +154,7 @@ func (s *Site) findDoc(ctx context.Context, path string) (*doc, error) {
 func (s *Site) writeDoc(w http.ResponseWriter, r *http.Request, format string, d *doc) {
 	pageHeaders(w.Header())
 	if format == Markdown {
+		canonicalLink(w.Header(), s.base+strings.TrimSuffix(r.URL.EscapedPath(), MarkdownSuffix))
 		writeMarkdown(w, r, http.StatusOK, d.markdown)
 		return
 	}

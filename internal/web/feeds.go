@@ -3,9 +3,8 @@ package web
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,8 +17,8 @@ import (
 // feed serves a feed of the public signals, or of a hub's: the newest 50 of
 // its filter, to anyone (no key; any origin may read it), from a cache
 // that a change of the data invalidates, with validators for conditional
-// requests. Feeds are never Markdown, and their errors are problem
-// details.
+// requests. Feeds are never Markdown. Like the pages, they read only the
+// parameters they use (the public feed's filter; none for a hub's feed).
 func (s *Site) feed(format string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -33,33 +32,18 @@ func (s *Site) feed(format string) http.HandlerFunc {
 			err  error
 		)
 		if r.PathValue("slug") != "" {
+			// A hub's feed has a fixed filter: it reads no parameter.
 			hub, hq, herr := s.hubQuery(r)
 			if herr != nil {
 				s.cfg.Problems.Write(w, r, herr)
 				return
 			}
-			v, err := api.Query(r)
-			if err != nil {
-				s.cfg.Problems.Write(w, r, err)
-				return
-			}
-			if len(v) > 0 {
-				name := slices.Sorted(maps.Keys(v))[0]
-				p := failure.Unknown(name, []string{})
-				p.ValidationMessage = "is not a parameter of a hub's feed, whose filter is fixed"
-				p.Detail = name + " " + p.ValidationMessage
-				s.cfg.Problems.Write(w, r, p)
-				return
-			}
 			q = hq
 			meta.Title, meta.Description, meta.HomeURL = hub.Title+" · Signals", hub.Description, s.base+"/hubs/"+hub.Slug
 		} else {
-			v, err := api.Query(r)
-			if err == nil {
-				q, err = ParseFilter(v)
-			}
-			if err != nil {
-				s.cfg.Problems.Write(w, r, err)
+			v := withoutBlank(usedParams(r.URL.RawQuery, model.FilterParams))
+			if q, err = api.ParseListQuery(v); err != nil {
+				s.badFeed(w, r, v, err)
 				return
 			}
 			meta.Title = feedTitle(q)
@@ -123,4 +107,28 @@ func feedTitle(q model.ListQuery) string {
 		return "Signals"
 	}
 	return "Signals: " + strings.Join(parts, " · ")
+}
+
+// badFeed answers a feed whose filter holds a bad value with status 400:
+// a feed reader shows the status, and a person who opens the address
+// reads, in plain text, what is wrong, what is allowed and the feed's
+// address without it. A client that prefers JSON gets the API's problem
+// details.
+func (s *Site) badFeed(w http.ResponseWriter, r *http.Request, v url.Values, err error) {
+	f, ok := failure.As(err)
+	if !ok || prefersJSON(r) {
+		s.cfg.Problems.Write(w, r, err)
+		return
+	}
+	countries, cerr := s.cfg.Store.PublicCountries(r.Context())
+	if cerr != nil {
+		s.cfg.Problems.Write(w, r, fmt.Errorf("web: countries: %w", cerr))
+		return
+	}
+	bad := explain(f, r.URL.Path, v, model.FilterParams, countries)
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	write(w, r, http.StatusBadRequest, []byte(bad.text(s.base)))
 }

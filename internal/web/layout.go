@@ -193,6 +193,13 @@ func writeHTML(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 	write(w, r, status, body)
 }
 
+// canonicalLink names a Markdown page's clean address in a Link header
+// (RFC 6596), as the canonical link element does in HTML: the page's path
+// and only the parameters it uses, with their non-default values.
+func canonicalLink(h http.Header, url string) {
+	h.Set("Link", "<"+url+">; rel=\"canonical\"")
+}
+
 // writeMarkdown sends a Markdown page.
 func writeMarkdown(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()

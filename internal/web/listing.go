@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -30,37 +29,25 @@ type listing struct {
 }
 
 // home serves the public feed: the API's filters in the query string, with
-// the API's validation.
+// the API's validation, read leniently (usedParams): any other parameter is
+// ignored, and a bad value is explained on the feed page itself.
 func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 	format, err := Negotiate(r)
 	if err != nil {
 		s.Error(w, r, err)
 		return
 	}
-	v, err := api.Query(r)
-	if err != nil {
-		s.Error(w, r, err)
-		return
-	}
-	canonical := withoutEmpty(v)
-	if hasEmpty(v) {
+	v := usedParams(r.URL.RawQuery, feedParams)
+	if hasBlank(v) {
 		// A form sends every field, the empty ones too; the address of
-		// what it shows leaves them out, with or without JavaScript.
-		target := r.URL.Path
-		if len(canonical) > 0 {
-			target += "?" + canonical.Encode()
-		}
-		http.Redirect(w, r, target, http.StatusSeeOther)
+		// what it shows leaves them out, with or without JavaScript, and
+		// leaves out what the page does not use.
+		http.Redirect(w, r, withQuery(r.URL.Path, encodeIn(withoutBlank(v), feedParams)), http.StatusSeeOther)
 		return
 	}
-	q, err := api.ParseListQuery(canonical)
+	q, err := api.ParseListQuery(v)
 	if err != nil {
-		var f *failure.Error
-		if format == HTML && !prefersJSON(r) && errors.As(err, &f) {
-			s.badFilter(w, r, canonical, f)
-			return
-		}
-		s.Error(w, r, err)
+		s.badListing(w, r, format, listing{heading: "Public feed", path: "/", lede: homeLede}, v, err)
 		return
 	}
 	s.serveListing(w, r, format, listing{heading: "Public feed", path: "/", query: q, lede: homeLede})
@@ -69,104 +56,90 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 // homeLede introduces the public feed.
 const homeLede = "Curated AI signals — jobs, funding, launches, feedback, physical AI and events — collected from public posts and reviewed, newest first."
 
-// badFilter answers a public feed whose filter does not validate with the
-// feed page itself, status 400: the filter form holds what was sent, the
-// error stands next to its field (or above the form for a parameter that
-// has none), with the API's code and message, and no signal is listed.
-func (s *Site) badFilter(w http.ResponseWriter, r *http.Request, v url.Values, f *failure.Error) {
-	ctx := r.Context()
-	p := s.cfg.Problems.Resolve(r, f)
-	if p == nil {
-		return // the client left
+// badListing answers a feed view (the public feed or a hub) whose
+// parameters v hold a bad value, with status 400: in HTML, the view itself
+// with the explanation (next to its field in the public feed's filter
+// form, which holds what was sent) and no signal listed; in Markdown, the
+// explanation with its choices and the clearing link. A client that
+// prefers JSON gets the API's problem details.
+func (s *Site) badListing(w http.ResponseWriter, r *http.Request, format string, l listing, v url.Values, err error) {
+	f, ok := failure.As(err)
+	if !ok || prefersJSON(r) {
+		s.Error(w, r, err)
+		return
 	}
+	ctx := r.Context()
 	countries, err := s.cfg.Store.PublicCountries(ctx)
 	if err != nil {
 		s.Error(w, r, fmt.Errorf("web: countries: %w", err))
 		return
 	}
-	// What was sent, as far as the form can show it: values a field
-	// cannot hold are named by the error instead.
-	known := func(values, allowed []string) []string {
-		var out []string
-		for _, x := range values {
-			for part := range strings.SplitSeq(x, ",") {
-				if slices.Contains(allowed, part) {
-					out = append(out, part)
-				}
-			}
-		}
-		return out
+	order := feedParams
+	if l.hub != nil {
+		order = hubParams
 	}
-	q := model.ListQuery{Q: v.Get("q")}
-	q.Tags, q.Sources = known(v["tags"], model.Tags), known(v["sources"], model.Sources)
-	q.Languages = known(v["language"], model.Languages)
-	q.Countries = known(v["country"], model.Countries)
-	fv := newFormView(q, countries)
-	fv.ObservedAfter = v.Get("observed_after")
-	fv.Filtered = len(v) > 0
-	message := p.Detail
-	switch f.Param {
-	case "tags", "sources", "language", "country", "q":
-		fv.FieldErrors = map[string]string{f.Param: message}
-	default:
-		fv.Error = message
-	}
-	fv.Code = string(p.Code)
-	title, status := "Filter not valid", "No signals are listed until the filter is corrected."
-	if f.Param == "page" {
-		// The filter is fine; the page is not one it can show (0, or
-		// deeper than a listing with q reaches).
-		title, status = "Page not valid", "No signals are listed for this page."
-	}
-	var form bytes.Buffer
-	if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
-		s.Error(w, r, err)
+	bad := explain(f, l.path, v, order, countries)
+	h := w.Header()
+	pageHeaders(h)
+	h.Set("Cache-Control", "no-store")
+	if format == Markdown {
+		writeMarkdown(w, r, http.StatusBadRequest, bad.markdown(s.base))
 		return
 	}
-	page := feedView{Heading: "Public feed", Lede: homeLede, Form: template.HTML(form.String()),
-		Status: status, Invalid: true}
-	body, err := s.render(r, "feed", view{Title: title, Description: homeLede, Section: "/", NoIndex: true, Content: page})
+	page := feedView{Heading: l.heading, Lede: l.lede, Status: "No signals are listed until the filter is corrected.", Invalid: true}
+	if bad.title() == "Page not valid" {
+		page.Status = "No signals are listed for this page."
+	}
+	section := "/"
+	if l.hub != nil {
+		// A hub's filter is fixed: the explanation stands above the list.
+		section, page.Problem = "/hubs", bad
+		page.Fixed = strings.Join(filterSummary(l.query), "; ")
+		page.Browse = "/?" + model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
+	} else {
+		// What was sent, as far as the form can show it: values a field
+		// cannot hold are named by the explanation instead.
+		known := func(values, allowed []string) []string {
+			var out []string
+			for _, x := range model.SplitList(values) {
+				if slices.Contains(allowed, x) {
+					out = append(out, x)
+				}
+			}
+			return out
+		}
+		q := model.ListQuery{Q: v.Get("q")}
+		q.Tags, q.Sources = known(v["tags"], model.Tags), known(v["sources"], model.Sources)
+		q.Languages = known(v["language"], model.Languages)
+		q.Countries = known(v["country"], model.Countries)
+		fv := newFormView(q, countries)
+		if bad.Param != "observed_after" {
+			fv.ObservedAfter = v.Get("observed_after")
+		}
+		fv.Filtered = len(v) > 0
+		switch bad.Param {
+		case "tags", "sources", "language", "country", "q":
+			fv.FieldErrors = map[string]*badValue{bad.Param: bad}
+		default:
+			fv.Error = bad
+		}
+		var form bytes.Buffer
+		if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
+			s.Error(w, r, err)
+			return
+		}
+		page.Form = template.HTML(form.String())
+	}
+	body, err := s.render(r, "feed", view{Title: bad.title(), Description: l.lede, Section: section, NoIndex: true, Content: page})
 	if err != nil {
 		s.Error(w, r, err)
 		return
 	}
-	pageHeaders(w.Header())
-	w.Header().Set("Cache-Control", "no-store")
 	writeHTML(w, r, http.StatusBadRequest, body)
 }
 
-// withoutEmpty drops the empty values of the listing's parameters: the
-// filter form sends every field, and an empty one means "any".
-func withoutEmpty(v url.Values) url.Values {
-	out := url.Values{}
-	for name, values := range v {
-		if !slices.Contains(api.ListParams, name) {
-			out[name] = values
-			continue
-		}
-		for _, x := range values {
-			if x != "" {
-				out[name] = append(out[name], x)
-			}
-		}
-	}
-	return out
-}
-
-// hasEmpty reports whether v holds an empty value of a listing's parameter.
-func hasEmpty(v url.Values) bool {
-	for name, values := range v {
-		if slices.Contains(api.ListParams, name) && slices.Contains(values, "") {
-			return true
-		}
-	}
-	return false
-}
-
-// hubParams are the parameters of a hub page: its filter is fixed.
-var hubParams = []string{"page", "page_size"}
-
-// hubPage serves /hubs/{slug}: the public feed with the hub's filter.
+// hubPage serves /hubs/{slug}: the public feed with the hub's filter, of
+// which the query chooses only the page.
 func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 	format, err := Negotiate(r)
 	if err != nil {
@@ -178,33 +151,20 @@ func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 		s.Error(w, r, err)
 		return
 	}
-	v, err := api.Query(r)
-	if err != nil {
-		s.Error(w, r, err)
-		return
-	}
-	for _, name := range slices.Sorted(maps.Keys(v)) {
-		if name != "" && !slices.Contains(hubParams, name) {
-			p := failure.Unknown(name, hubParams)
-			p.ValidationMessage = "is not a parameter of a hub page, whose filter is fixed; refine it on the public feed"
-			p.Detail = name + " " + p.ValidationMessage
-			s.Error(w, r, p)
-			return
-		}
-	}
+	l := listing{heading: hub.Title, lede: hub.Description, path: "/hubs/" + hub.Slug, query: q, hub: &hub}
+	v := withoutBlank(usedParams(r.URL.RawQuery, hubParams))
 	paging, err := api.ParseListQuery(v)
-	if err != nil {
-		s.Error(w, r, err)
-		return
-	}
-	q.Page, q.PageSize = paging.Page, paging.PageSize
-	if err := q.CheckDepth(); err != nil {
+	if err == nil {
+		q.Page, q.PageSize = paging.Page, paging.PageSize
 		// A hub's filter may hold q: its pages reach as deep as the feed's.
-		s.Error(w, r, err)
+		err = q.CheckDepth()
+	}
+	if err != nil {
+		s.badListing(w, r, format, l, v, err)
 		return
 	}
-	s.serveListing(w, r, format, listing{heading: hub.Title, lede: hub.Description,
-		path: "/hubs/" + hub.Slug, query: q, hub: &hub})
+	l.query = q
+	s.serveListing(w, r, format, l)
 }
 
 // hubQuery finds the hub a request's path names, with its filter.
@@ -262,6 +222,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 			return
 		}
 		pageHeaders(w.Header())
+		canonicalLink(w.Header(), s.absolute(pageURL(l, l.query.Page)))
 		writeMarkdown(w, r, http.StatusOK, entry.Body)
 		return
 	}
@@ -409,9 +370,10 @@ type feedView struct {
 	Signals    []signalView
 	Prev, Next string
 	Page       int
-	// Invalid marks a page whose filter did not validate: the form says
-	// why, and nothing is listed.
+	// Invalid marks a page whose parameters did not validate: the form
+	// says why, or Problem does on a hub's page, and nothing is listed.
 	Invalid bool
+	Problem *badValue
 	// PastEnd marks a page beyond the last one that has signals; LastPage
 	// is that page (0 when the view has none), and Back leads to it, or to
 	// the first page.
@@ -432,11 +394,11 @@ type formView struct {
 	Tags, Sources, Languages, Countries []option
 	Q, ObservedAfter                    string
 	Filtered                            bool
-	// FieldErrors says, by parameter, what is wrong with a field's value;
-	// Error is about a parameter without a field (page, observed_after,
-	// an unknown one). Code is the stable code of either.
-	FieldErrors map[string]string
-	Error, Code string
+	// FieldErrors explains, by parameter, a field's bad value; Error
+	// explains that of a parameter without a field (page, page_size,
+	// observed_after).
+	FieldErrors map[string]*badValue
+	Error       *badValue
 }
 
 func newFormView(q model.ListQuery, countries []string) *formView {

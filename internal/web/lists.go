@@ -98,6 +98,7 @@ func (s *Site) writeCards(w http.ResponseWriter, r *http.Request, format, path s
 				}
 			}
 		}
+		canonicalLink(w.Header(), s.absolute(path))
 		writeMarkdown(w, r, http.StatusOK, []byte(b.String()))
 		return
 	}

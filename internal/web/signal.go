@@ -35,26 +35,13 @@ type signalPageView struct {
 
 // signalPage serves /signals/{id}: a public signal's snippet and metadata,
 // never its full text, which stays behind a key. Any other id (hidden,
-// pending, market-only or unknown) is the same 404.
+// pending, market-only or unknown) is the same 404. The page reads no
+// query parameter: any (a shared link's fbclid) is ignored.
 func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 	format, err := Negotiate(r)
 	if err != nil {
 		s.Error(w, r, err)
 		return
-	}
-	if r.URL.RawQuery != "" {
-		v, err := api.Query(r)
-		if err != nil {
-			s.Error(w, r, err)
-			return
-		}
-		for name := range v {
-			p := failure.Unknown(name, []string{})
-			p.ValidationMessage = "is not a parameter of a signal's page"
-			p.Detail = name + " " + p.ValidationMessage
-			s.Error(w, r, p)
-			return
-		}
 	}
 	missing := failure.NotFound("no public signal at " + r.URL.EscapedPath() + "; the public signals are listed at " + s.base + "/")
 	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), SignalsPath))
@@ -78,6 +65,7 @@ func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 	}
 	pageHeaders(w.Header())
 	if format == Markdown {
+		canonicalLink(w.Header(), s.absolute(SignalPath(sig.ID)))
 		writeMarkdown(w, r, http.StatusOK, signalMarkdown(v))
 		return
 	}
