@@ -130,14 +130,11 @@ func WithClock(now func() time.Time) Option { return func(a *App) { a.now = now 
 
 // New opens the store named by cfg.Database and builds the service.
 func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*App, error) {
-	mc, err := mailSettings(cfg) // before the database is touched
-	if err != nil {
+	if err := Check(cfg); err != nil { // before the database is touched
 		return nil, err
 	}
-	contact, err := securityContact(cfg.SecurityContact, mc.From)
-	if err != nil {
-		return nil, err
-	}
+	mc, _ := mailSettings(cfg)
+	contact, _ := securityContact(cfg.SecurityContact, mc.From)
 	st, err := OpenStore(ctx, cfg.Database)
 	if err != nil {
 		return nil, err
@@ -218,7 +215,7 @@ func NewScorer(c SearchConfig) (search.Scorer, error) {
 		}
 		return openai.New(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
 	}
-	return nil, fmt.Errorf("unknown search provider %q: use builtin or openai", c.Provider)
+	return nil, fmt.Errorf("unknown search provider %q (SIGNALS_SEARCH_PROVIDER): use builtin or openai", c.Provider)
 }
 
 // Search returns the app's search service.

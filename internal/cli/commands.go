@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -61,9 +62,34 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}
 		c.cfg.BaseURL = base
 	}
-	// Listen first: a busy port stops serve before it writes anything to the
-	// database or prints a key that would never be served.
-	ln, err := net.Listen("tcp", c.cfg.Addr)
+	if err := checkAddr(c.cfg.Addr, addrFlag); err != nil {
+		return err
+	}
+	if c.cfg.MetricsAddr != "" {
+		if err := checkAddr(c.cfg.MetricsAddr, metricsAddrFlag); err != nil {
+			return err
+		}
+	}
+	logs := newLogWriter(c.env.Stderr)
+	defer logs.Close()
+	log, err := c.loggerTo(logs)
+	if err != nil {
+		return err
+	}
+	// The whole configuration is checked before the port is bound: a
+	// mistake is reported as itself, whatever holds the port. The base URL
+	// derived from the address is only known once it is bound; its host,
+	// which the default mail sender takes, is known now.
+	checked := c.cfg
+	if checked.BaseURL == "" {
+		checked.BaseURL = baseURLFromAddr(c.cfg.Addr, nil)
+	}
+	if err := app.Check(checked); err != nil {
+		return err
+	}
+	// Listen next: a busy port stops serve before it writes anything to
+	// the database or prints a key that would never be served.
+	ln, err := listen(c.cfg.Addr, addrFlag)
 	if err != nil {
 		return err
 	}
@@ -74,16 +100,10 @@ func serve(ctx context.Context, args []string, env Env) error {
 	base := c.cfg.BaseURL
 	var metricsLn net.Listener
 	if c.cfg.MetricsAddr != "" {
-		if metricsLn, err = net.Listen("tcp", c.cfg.MetricsAddr); err != nil {
-			return fmt.Errorf("metrics: %w", err)
+		if metricsLn, err = listen(c.cfg.MetricsAddr, metricsAddrFlag); err != nil {
+			return err
 		}
 		defer metricsLn.Close()
-	}
-	logs := newLogWriter(c.env.Stderr)
-	defer logs.Close()
-	log, err := c.loggerTo(logs)
-	if err != nil {
-		return err
 	}
 	a, err := app.New(ctx, c.cfg, log)
 	if err != nil {
@@ -107,6 +127,41 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}()
 	}
 	return a.Serve(ctx, ln)
+}
+
+// setting names a flag and the environment variable it reads.
+type setting struct{ flag, env string }
+
+var (
+	addrFlag        = setting{"--addr", "SIGNALS_ADDR"}
+	metricsAddrFlag = setting{"--metrics-addr", "SIGNALS_METRICS_ADDR"}
+)
+
+// checkAddr refuses an address to listen on that is not host:port, as a
+// usage error naming the setting it came from.
+func checkAddr(addr string, from setting) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %s ($%s) is host:port, such as :8080 or 127.0.0.1:8080; got %q", errUsage, from.flag, from.env, addr)
+	}
+	return nil
+}
+
+// listen binds addr; when it cannot, the error names the setting that
+// chooses another address.
+func listen(addr string, from setting) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("listen tcp %s: address already in use; another program holds it: "+
+			"choose another address with %s or %s", addr, from.flag, from.env)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w; choose another address with %s or %s", err, from.flag, from.env)
+	}
+	return ln, nil
 }
 
 // checkBaseURL returns the public base address without its trailing slash,

@@ -7,8 +7,11 @@ import (
 	"testing"
 )
 
+// Mail settings are checked before serve binds its port: each case asks
+// for a port another listener holds, and is refused for its setting.
 func TestMailSettings(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
+	busy := holdPort(t)
 	for _, tt := range []struct {
 		name string
 		env  map[string]string
@@ -23,8 +26,8 @@ func TestMailSettings(t *testing.T) {
 		{"bad sender", map[string]string{"SIGNALS_MAIL_FROM": "nobody"}, []string{"serve", "--database", db}, 1, "SIGNALS_MAIL_FROM"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs, code := runCLI(t, tt.env, "", tt.args...)
-			if code != tt.code || !strings.Contains(errs, tt.says) {
+			_, errs, code := runCLI(t, tt.env, "", append(tt.args, "--addr", busy)...)
+			if code != tt.code || !strings.Contains(errs, tt.says) || strings.Contains(errs, "address already in use") {
 				t.Errorf("exit %d, want %d; stderr:\n%s\nwant it to say %q", code, tt.code, errs, tt.says)
 			}
 			if strings.Contains(errs, "hunter2") {

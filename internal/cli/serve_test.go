@@ -156,19 +156,87 @@ func TestBaseURLFromAddr(t *testing.T) {
 	}
 }
 
-func TestServeOnABusyPortCreatesNoKey(t *testing.T) {
-	busy, err := net.Listen("tcp", "127.0.0.1:0")
+// holdPort listens on a loopback port until the test ends and returns its
+// address, for a serve that must find it taken.
+func holdPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer busy.Close()
+	t.Cleanup(func() { ln.Close() })
+	return ln.Addr().String()
+}
+
+// A busy port stops serve before it writes anything, with the setting that
+// chooses another address.
+func TestServeOnABusyPortCreatesNoKey(t *testing.T) {
+	busy := holdPort(t)
 	db := filepath.Join(t.TempDir(), "busy.db")
-	out, errs, code := runCLI(t, nil, "", "serve", "--demo", "--addr", busy.Addr().String(), "--database", db)
-	if code != 1 || out != "" || !strings.Contains(errs, "address already in use") {
-		t.Fatalf("serve on a busy port: exit %d, stdout %q, stderr:\n%s\nwant exit 1, nothing on stdout", code, out, errs)
+	out, errs, code := runCLI(t, nil, "", "serve", "--demo", "--addr", busy, "--database", db)
+	want := "listen tcp " + busy + ": address already in use; another program holds it: choose another address with --addr or SIGNALS_ADDR\n"
+	if code != 1 || out != "" || errs != "signals: "+want {
+		t.Fatalf("serve on a busy port: exit %d, stdout %q, stderr:\n%s\nwant exit 1, nothing on stdout, and on stderr:\n%s", code, out, errs, want)
 	}
 	if _, errs, code := runCLI(t, nil, "", "keys", "list", "--email", "demo@example.com", "--database", db); code != 1 || !strings.Contains(errs, "no account") {
 		t.Errorf("after a failed serve --demo, keys list: exit %d %s; want no demo account", code, errs)
+	}
+}
+
+// A busy metrics port names its own setting.
+func TestServeOnABusyMetricsPort(t *testing.T) {
+	busy := holdPort(t)
+	db := filepath.Join(t.TempDir(), "metrics.db")
+	out, errs, code := runCLI(t, nil, "", "serve", "--addr", "127.0.0.1:0", "--metrics-addr", busy, "--database", db)
+	if code != 1 || out != "" || !strings.Contains(errs, "address already in use; another program holds it: "+
+		"choose another address with --metrics-addr or SIGNALS_METRICS_ADDR") {
+		t.Errorf("serve with a busy metrics port: exit %d, stdout %q, stderr:\n%s", code, out, errs)
+	}
+}
+
+// Every setting that cannot work is reported before serve binds its port:
+// each case asks for a port another listener holds, and is refused for its
+// setting, with nothing written.
+func TestServeChecksItsSettingsBeforeItListens(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "checked.db")
+	busy := holdPort(t)
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		says string
+	}{
+		{"address without a port", nil, []string{"--addr", "8080"}, 2, `--addr ($SIGNALS_ADDR) is host:port, such as :8080 or 127.0.0.1:8080; got "8080"`},
+		{"metrics address without a port", map[string]string{"SIGNALS_METRICS_ADDR": "localhost"}, nil, 2, "--metrics-addr ($SIGNALS_METRICS_ADDR) is host:port"},
+		{"bad base URL", map[string]string{"SIGNALS_BASE_URL": "signals.example.com"}, nil, 2, "$SIGNALS_BASE_URL"},
+		{"bad log level", map[string]string{"SIGNALS_LOG_LEVEL": "loud"}, nil, 2, "$SIGNALS_LOG_LEVEL"},
+		{"database folder missing", nil, []string{"--database", filepath.Join(dir, "none", "s.db")}, 1, "SIGNALS_DATABASE"},
+		{"empty database", map[string]string{}, []string{"--database", ""}, 1, "SIGNALS_DATABASE is empty"},
+		{"PostgreSQL URL that does not parse", map[string]string{"SIGNALS_OUTBOX": dir},
+			[]string{"--database", "postgres://u:hunter2@127.0.0.1:notaport/x"}, 1, "SIGNALS_DATABASE: cannot parse"},
+		{"unknown search provider", map[string]string{"SIGNALS_SEARCH_PROVIDER": "magic"}, nil, 1, "SIGNALS_SEARCH_PROVIDER"},
+		{"openai without a model", map[string]string{"SIGNALS_SEARCH_PROVIDER": "openai", "SIGNALS_SEARCH_URL": "http://127.0.0.1:1"}, nil, 1,
+			"SIGNALS_SEARCH_MODEL"},
+		{"openai URL that is no URL", map[string]string{"SIGNALS_SEARCH_PROVIDER": "openai", "SIGNALS_SEARCH_URL": "embeddings", "SIGNALS_SEARCH_MODEL": "m"}, nil, 1,
+			"embeddings URL must be an absolute http or https URL"},
+		{"bad security contact", map[string]string{"SIGNALS_SECURITY_CONTACT": "ftp://example.com"}, nil, 1, "SIGNALS_SECURITY_CONTACT"},
+		{"bad sender", map[string]string{"SIGNALS_MAIL_FROM": "nobody"}, nil, 1, "SIGNALS_MAIL_FROM"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"serve", "--demo", "--addr", busy, "--database", db}, tc.args...)
+			out, errs, code := runCLI(t, tc.env, "", args...)
+			if code != tc.code || out != "" || !strings.Contains(errs, tc.says) || strings.Contains(errs, "address already in use") {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit %d and %q", code, out, errs, tc.code, tc.says)
+			}
+			if strings.Contains(errs, "hunter2") {
+				t.Errorf("a password is on stderr:\n%s", errs)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused configuration wrote %v", entries)
 	}
 }
 

@@ -66,6 +66,13 @@ type DB struct {
 
 var _ store.Store = (*DB)(nil)
 
+// CheckURL reports what is wrong with a connection URL, without
+// connecting; the error hides the URL's password.
+func CheckURL(url string) error {
+	_, err := pgxpool.ParseConfig(url)
+	return err
+}
+
 // Open connects to the database at url (postgres:// or postgresql://, with
 // any pgx parameter such as pool_max_conns or search_path), applies pending
 // migrations and returns the store.
