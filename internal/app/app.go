@@ -139,6 +139,9 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	if err != nil {
 		return nil, err
 	}
+	for _, version := range st.Migrated() {
+		log.Info("applied migration", "version", version)
+	}
 	a := &App{cfg: cfg, log: log, store: st, now: time.Now}
 	for _, o := range opts {
 		o(a)

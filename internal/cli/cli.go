@@ -75,7 +75,7 @@ var verbs = []verb{
 	{"hubs list", "", "list the feed hubs", hubsList},
 	{"hubs remove", "SLUG", "remove a feed hub", hubsRemove},
 	{"articles import", "DIR", "import Markdown articles, all or nothing (the slugs about and contact replace those pages)", articlesImport},
-	{"migrate", "", "apply schema migrations", migrate},
+	{"migrate", "", "apply pending schema migrations, naming each", migrate},
 	{"backup", "FILE", "copy the SQLite database to a new FILE, while serve runs", backup},
 	{"restore", "FILE", "replace the SQLite database by a backup; serve must be stopped", restore},
 	{"eval-search", "[-v] [--set FILE] [--fit [--write FILE]]",

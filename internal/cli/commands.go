@@ -230,7 +230,13 @@ func migrate(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stderr, "schema is up to date")
+	applied := st.Migrated()
+	for _, version := range applied {
+		fmt.Fprintln(env.Stderr, "applied migration", version)
+	}
+	if len(applied) == 0 {
+		fmt.Fprintln(env.Stderr, "schema is up to date")
+	}
 	return st.Close()
 }
 

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"signals/internal/store/postgres/pgtest"
 )
 
 func TestLogSettings(t *testing.T) {
@@ -47,5 +49,35 @@ func TestBackupAndRestoreWithoutServe(t *testing.T) {
 	}
 	if _, errs, code := runCLI(t, nil, "", "backup", copyFile+"2", "--database", "postgres://localhost/x"); code != 1 || !strings.Contains(errs, "pg_dump") {
 		t.Errorf("backup of PostgreSQL: exit %d\n%s", code, errs)
+	}
+}
+
+// migrate names each migration it applies, and says the schema is up to
+// date only when it applied none, on both engines.
+func TestMigrate(t *testing.T) {
+	for _, engine := range []struct {
+		name     string
+		database func(t *testing.T) string
+	}{
+		{"SQLite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "migrate.db") }},
+		{"PostgreSQL", func(t *testing.T) string { return pgtest.FreshSchema(t) }},
+	} {
+		t.Run(engine.name, func(t *testing.T) {
+			env := map[string]string{"SIGNALS_DATABASE": engine.database(t)}
+			out, errs, code := runCLI(t, env, "", "migrate")
+			lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+			if code != 0 || out != "" || len(lines) < 2 || lines[0] != "applied migration 0001_init" {
+				t.Fatalf("migrate on an empty database: exit %d, stdout %q, stderr:\n%s\nwant a line per migration, from 0001_init", code, out, errs)
+			}
+			for i, line := range lines {
+				version, ok := strings.CutPrefix(line, "applied migration ")
+				if !ok || i > 0 && version <= strings.TrimPrefix(lines[i-1], "applied migration ") {
+					t.Errorf("line %d %q: want applied migration and a version after the line before's", i+1, line)
+				}
+			}
+			if out, errs, code := runCLI(t, env, "", "migrate"); code != 0 || out != "" || errs != "schema is up to date\n" {
+				t.Errorf("migrate again: exit %d, stdout %q, stderr %q; want only that the schema is up to date", code, out, errs)
+			}
+		})
 	}
 }

@@ -29,6 +29,9 @@ type Store interface {
 	Digests
 	Site
 	OAuth
+	// Migrated lists the migrations that opening the store applied, by
+	// version, in the order they ran; none when the schema was up to date.
+	Migrated() []string
 	// Ping checks that the store answers.
 	Ping(ctx context.Context) error
 	// Close releases the store's resources.

@@ -50,6 +50,8 @@ type DB struct {
 	counts *pgxpool.Pool
 	sql    *sql.DB
 	idle   int // database/sql's idle connections
+	// migrated lists the migrations Open applied.
+	migrated []string
 	// dropped is when a dropped connection was last seen (Unix
 	// nanoseconds): connections of database/sql last checked before then
 	// are checked before their next use (shouldPing).
@@ -81,7 +83,8 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, sqlstore.Wrap("open postgres", err)
 	}
-	if err := migrate(ctx, cfg.ConnConfig.Copy()); err != nil {
+	migrated, err := migrate(ctx, cfg.ConnConfig.Copy())
+	if err != nil {
 		return nil, sqlstore.Wrap("migrate postgres", err)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -97,7 +100,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, sqlstore.Wrap("open postgres", err)
 	}
-	db := &DB{pool: pool, counts: counts, watched: make(chan struct{})}
+	db := &DB{pool: pool, counts: counts, migrated: migrated, watched: make(chan struct{})}
 	db.sql = stdlib.OpenDBFromPool(pool, stdlib.OptionShouldPing(db.shouldPing))
 	// database/sql keeps up to half of the pool's connections between
 	// queries instead of taking one from the pool for each; the other half
@@ -212,40 +215,40 @@ const migrationLock = 0x5167_6e61 // "Sgna"
 // recorded yet, each in its own transaction, under a session advisory lock so
 // that processes starting together apply each one exactly once. It uses its
 // own connection, closed at the end, so the lock never outlives it.
-func migrate(ctx context.Context, cfg *pgx.ConnConfig) error {
+func migrate(ctx context.Context, cfg *pgx.ConnConfig) (migrated []string, err error) {
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 
 	var encoding string
 	if err := conn.QueryRow(ctx, `SHOW server_encoding`).Scan(&encoding); err != nil {
-		return err
+		return nil, err
 	}
 	if encoding != "UTF8" {
 		// Text cuts and substring matches count code points; only UTF8
 		// databases do.
-		return fmt.Errorf("database encoding is %s; signals needs a UTF8 database", encoding)
+		return nil, fmt.Errorf("database encoding is %s; signals needs a UTF8 database", encoding)
 	}
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1, hashtext(current_schema()))`, migrationLock); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version TEXT PRIMARY KEY, applied_ns BIGINT NOT NULL)`); err != nil {
-		return err
+		return nil, err
 	}
 	rows, err := conn.Query(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	applied, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	all, err := sqlstore.Migrations(schema, "migrations")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, m := range all {
 		if slices.Contains(applied, m.Version) {
@@ -264,12 +267,18 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) error {
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("%s: %w", m.Version, err)
+			return nil, fmt.Errorf("%s: %w", m.Version, err)
+		}
+		if !renumbered {
+			migrated = append(migrated, m.Version)
 		}
 	}
 	_, err = conn.Exec(ctx, `SELECT pg_advisory_unlock($1, hashtext(current_schema()))`, migrationLock)
-	return err
+	return migrated, err
 }
+
+// Migrated implements store.Store.
+func (db *DB) Migrated() []string { return db.migrated }
 
 // PostgreSQL error codes the store translates.
 const (

@@ -109,7 +109,23 @@ func TestConcurrentOpen(t *testing.T) {
 	if err := dbs[0].pool.QueryRow(context.Background(), `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil || n != len(names) {
 		t.Errorf("schema_migrations has %d rows (%v), want %d", n, err, len(names))
 	}
-	open(t, conn) // and again, with nothing left to apply
+	// Together they applied each migration exactly once.
+	var applied []string
+	for _, db := range dbs {
+		applied = append(applied, db.Migrated()...)
+	}
+	slices.Sort(applied)
+	var want []string
+	for _, name := range names {
+		want = append(want, strings.TrimSuffix(name.Name(), ".sql"))
+	}
+	if !slices.Equal(applied, want) {
+		t.Errorf("the opens applied %v, want %v", applied, want)
+	}
+	// And again, with nothing left to apply.
+	if got := open(t, conn).Migrated(); len(got) != 0 {
+		t.Errorf("a reopen applied %v, want none", got)
+	}
 }
 
 // Ids order byte-wise, as in the SQLite store, whatever the server's locale.

@@ -74,6 +74,9 @@ type DB struct {
 	counters counters
 	leases   leases
 
+	// migrated lists the migrations Open applied.
+	migrated []string
+
 	path      string
 	serveLock *os.File
 	closeOnce sync.Once
@@ -137,8 +140,12 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, m := range all {
-		if err := db.applyMigration(ctx, m); err != nil {
+		ran, err := db.applyMigration(ctx, m)
+		if err != nil {
 			return fmt.Errorf("%s: %w", m.Version, err)
+		}
+		if ran {
+			db.migrated = append(db.migrated, m.Version)
 		}
 	}
 	return nil
@@ -146,11 +153,11 @@ func (db *DB) migrate(ctx context.Context) error {
 
 // applyMigration runs m in a transaction and records its version, unless
 // it is applied; applied under a version it was renumbered from, only its
-// version is recorded.
-func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) error {
+// version is recorded. It reports whether it ran m.
+func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) (bool, error) {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer tx.Rollback()
 	// The versions m was applied under before, as a JSON array ([] for none).
@@ -158,18 +165,21 @@ func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) error {
 	var applied, renumbered int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE version = ?), count(*) FILTER (WHERE version IN (SELECT value FROM json_each(?)))
 		FROM schema_migrations`, m.Version, string(was)).Scan(&applied, &renumbered); err != nil {
-		return err
+		return false, err
 	}
 	if applied > 0 {
-		return nil
+		return false, nil
 	}
 	if renumbered == 0 {
 		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, m.Version); err != nil {
-		return err
+		return false, err
 	}
-	return tx.Commit()
+	return renumbered == 0, tx.Commit()
 }
+
+// Migrated implements store.Store.
+func (db *DB) Migrated() []string { return db.migrated }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"signals/internal/model"
 
 	"signals/internal/store"
+	"signals/internal/store/sqlstore"
 	"signals/internal/store/storetest"
 )
 
@@ -25,12 +27,25 @@ func TestStore(t *testing.T) {
 	})
 }
 
+// The first Open applies every migration, in order, and says so; the
+// second applies none.
 func TestMigrateTwice(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "signals.db")
-	for range 2 {
+	all, err := sqlstore.Migrations(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var versions []string
+	for _, m := range all {
+		versions = append(versions, m.Version)
+	}
+	for i, want := range [][]string{versions, nil} {
 		db, err := Open(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if got := db.Migrated(); !slices.Equal(got, want) {
+			t.Errorf("open %d applied %v, want %v", i+1, got, want)
 		}
 		db.Close()
 	}
