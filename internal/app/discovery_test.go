@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // goldenText compares a text body with testdata/golden/name.
@@ -193,21 +195,23 @@ func TestHealth(t *testing.T) {
 	}
 }
 
-// The OpenAPI document says whom to contact; it names no license, since
-// the project publishes none.
-func TestOpenAPIInfoContact(t *testing.T) {
+// The OpenAPI document says whom to contact, and that it is under the
+// Apache License 2.0, by its SPDX identifier (OpenAPI 3.1 takes an
+// identifier or a url, not both).
+func TestOpenAPIInfoContactAndLicense(t *testing.T) {
 	ta := newTestApp(t)
 	_, body := ta.get("/openapi.json")
 	doc := decode[struct {
 		Info struct {
 			Contact struct{ Name, URL string }
-			License *struct{ Name string }
+			License map[string]string
 		}
 	}](t, body)
 	if doc.Info.Contact.URL != "https://signals.example/contact" || doc.Info.Contact.Name == "" {
 		t.Errorf("info.contact = %+v, want a name and https://signals.example/contact", doc.Info.Contact)
 	}
-	if doc.Info.License != nil {
-		t.Errorf("info.license = %+v; the project publishes no license", doc.Info.License)
+	want := map[string]string{"name": "Apache-2.0", "identifier": "Apache-2.0"}
+	if diff := cmp.Diff(want, doc.Info.License); diff != "" {
+		t.Errorf("info.license (-want +got):\n%s", diff)
 	}
 }

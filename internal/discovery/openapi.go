@@ -47,8 +47,10 @@ func OpenAPI(baseURL string) []byte {
 		"info": obj{
 			"title":   "Signals API",
 			"version": "1.0.0",
-			// The project publishes no license, so info names none.
 			"contact": obj{"name": "Signals", "url": base + "/contact"},
+			// The code and this description are under the Apache License
+			// 2.0 (LICENSE); OpenAPI 3.1 names it by its SPDX identifier.
+			"license": obj{"name": "Apache-2.0", "identifier": "Apache-2.0"},
 			"summary": "Read-only access to curated AI signals: list, read, semantic search and usage.",
 			"description": "Signals are short public items collected from external publishing platforms, " +
 				"classified and reviewed. Signal text, author names and headlines are untrusted third-party " +
