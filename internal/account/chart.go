@@ -35,13 +35,13 @@ func history(recorded []store.DayUsage, today time.Time, requestsToday, searches
 	return out
 }
 
-// Geometry of one panel of the chart, in SVG user units.
+// Geometry of one panel of the chart. Heights are in pixels; across, the
+// plot spans the whole width and places its bars in percent of it, so that
+// the chart fits any screen while its text stays at its drawn size.
 const (
-	chartWidth  = 640
 	panelHeight = 150
-	plotLeft    = 48
-	plotRight   = chartWidth - 8
-	plotTop     = 26
+	panelGap    = 16 // between the two panels
+	plotTop     = 34
 	plotBottom  = panelHeight - 22
 )
 
@@ -55,13 +55,14 @@ type panel struct {
 }
 
 type bar struct {
-	X, Y, W, H float64
-	Tip        string
+	X, W float64 // percent of the width
+	Y, H float64
+	Tip  string
 }
 
 type xLabel struct {
-	X    float64
-	Text string
+	X            float64 // percent of the width
+	Anchor, Text string
 }
 
 // chart renders the usage of days as an SVG image of two bar panels,
@@ -76,19 +77,18 @@ func chart(days []day) (template.HTML, error) {
 	}
 	panels := []panel{
 		newPanel("requests", "Requests per UTC day", "request", "requests", days, requests, 0),
-		newPanel("searches", "Fresh semantic searches per UTC day", "search", "searches", days, searches, panelHeight),
+		newPanel("searches", "Fresh semantic searches per UTC day", "search", "searches", days, searches, panelHeight+panelGap),
 	}
 	var buf bytes.Buffer
 	err := chartTemplate.Execute(&buf, map[string]any{
-		"Width": chartWidth, "Height": 2 * panelHeight, "Panels": panels,
-		"Left": plotLeft, "Right": plotRight, "Top": plotTop, "Bottom": plotBottom,
+		"Height": 2*panelHeight + panelGap, "Panels": panels, "Top": plotTop, "Bottom": plotBottom,
 	})
 	return template.HTML(buf.String()), err
 }
 
 func newPanel(id, title, one, many string, days []day, values []int, y int) panel {
 	p := panel{ID: id, Title: title, Y: y, Max: niceCeil(maxOf(values))}
-	slot := float64(plotRight-plotLeft) / float64(len(days))
+	slot := 100 / float64(len(days))
 	total, best, bestAt := 0, 0, -1
 	for i, v := range values {
 		total += v
@@ -100,17 +100,18 @@ func newPanel(id, title, one, many string, days []day, values []int, y int) pane
 			h = 1 // a day with use is never invisible
 		}
 		p.Bars = append(p.Bars, bar{
-			X: plotLeft + float64(i)*slot + slot*0.15, W: slot * 0.7,
+			X: float64(i)*slot + slot*0.15, W: slot * 0.7,
 			Y: float64(plotBottom) - h, H: h,
 			Tip: fmt.Sprintf("%s: %s", days[i].Date.Format("Mon 2 Jan"), count(v, one, many)),
 		})
 	}
-	for _, i := range []int{0, len(days) / 2, len(days) - 1} {
-		text := days[i].Date.Format("2 Jan")
-		if i == len(days)-1 {
-			text = "today"
-		}
-		p.Labels = append(p.Labels, xLabel{X: plotLeft + (float64(i)+0.5)*slot, Text: text})
+	// The first and last labels align with the chart's edges, so that
+	// they show whole at any width.
+	mid := len(days) / 2
+	p.Labels = []xLabel{
+		{X: 0, Anchor: "start", Text: days[0].Date.Format("2 Jan")},
+		{X: (float64(mid) + 0.5) * slot, Anchor: "middle", Text: days[mid].Date.Format("2 Jan")},
+		{X: 100, Anchor: "end", Text: "today"},
 	}
 	p.Desc = fmt.Sprintf("%s over the last %d days, from %s to today (UTC).", capital(count(total, one, many)),
 		len(days), days[0].Date.Format("2 January"))
@@ -167,22 +168,22 @@ var chartTemplate = template.Must(template.New("chart").Funcs(template.FuncMap{
 	"add":       func(a, b int) int { return a + b },
 	"thousands": thousands,
 	"f":         func(v float64) string { return fmt.Sprintf("%.1f", v) },
-}).Parse(`<svg class="chart" viewBox="0 0 {{.Width}} {{.Height}}" width="100%" role="group" aria-label="Usage over the last 30 days" xmlns="http://www.w3.org/2000/svg">
+	"pct":       func(v float64) string { return fmt.Sprintf("%.2f%%", v) },
+}).Parse(`<svg class="chart" width="100%" height="{{.Height}}" role="group" aria-label="Usage over the last 30 days" xmlns="http://www.w3.org/2000/svg">
 {{- $c := .}}
 {{- range $p := .Panels}}
 <g role="img" aria-labelledby="chart-{{.ID}}-title chart-{{.ID}}-desc" transform="translate(0 {{.Y}})">
 <title id="chart-{{.ID}}-title">{{.Title}}</title>
 <desc id="chart-{{.ID}}-desc">{{.Desc}}</desc>
-<text x="{{$c.Left}}" y="14" class="chart-title" fill="currentColor" font-size="13" font-weight="600">{{.Title}}</text>
-<line x1="{{$c.Left}}" x2="{{$c.Right}}" y1="{{$c.Top}}" y2="{{$c.Top}}" class="chart-grid" stroke="currentColor" stroke-opacity="0.25" stroke-dasharray="3 3"/>
-<line x1="{{$c.Left}}" x2="{{$c.Right}}" y1="{{$c.Bottom}}" y2="{{$c.Bottom}}" class="chart-axis" stroke="currentColor" stroke-opacity="0.6"/>
-<text x="{{add $c.Left -6}}" y="{{add $c.Top 4}}" text-anchor="end" font-size="11" fill="currentColor">{{thousands .Max}}</text>
-<text x="{{add $c.Left -6}}" y="{{add $c.Bottom 4}}" text-anchor="end" font-size="11" fill="currentColor">0</text>
+<text x="0" y="14" class="chart-title" fill="currentColor" font-size="13" font-weight="600">{{.Title}}</text>
+<text x="0" y="{{add $c.Top -5}}" font-size="11" fill="currentColor">{{thousands .Max}}</text>
+<line x1="0" x2="100%" y1="{{$c.Top}}" y2="{{$c.Top}}" class="chart-grid" stroke="currentColor" stroke-opacity="0.25" stroke-dasharray="3 3"/>
+<line x1="0" x2="100%" y1="{{$c.Bottom}}" y2="{{$c.Bottom}}" class="chart-axis" stroke="currentColor" stroke-opacity="0.6"/>
 {{- range .Bars}}
-<rect x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}" class="chart-bar chart-bar-{{$p.ID}}" fill="currentColor"><title>{{.Tip}}</title></rect>
+<rect x="{{pct .X}}" y="{{f .Y}}" width="{{pct .W}}" height="{{f .H}}" class="chart-bar chart-bar-{{$p.ID}}" fill="currentColor"><title>{{.Tip}}</title></rect>
 {{- end}}
 {{- range .Labels}}
-<text x="{{f .X}}" y="{{add $c.Bottom 16}}" text-anchor="middle" font-size="11" fill="currentColor">{{.Text}}</text>
+<text x="{{pct .X}}" y="{{add $c.Bottom 16}}" text-anchor="{{.Anchor}}" font-size="11" fill="currentColor">{{.Text}}</text>
 {{- end}}
 </g>
 {{- end}}

@@ -705,7 +705,7 @@ func TestKeysInTheAccount(t *testing.T) {
 		t.Fatalf("the revoked key is not kept: %+v", keys)
 	}
 	body = b.mustGet(t, "/account")
-	revokedRow := regexp.MustCompile(`<tr>\s*<td><bdi>laptop &lt;script&gt;</bdi></td><td><code>[^<]+</code></td><td>[^<]+</td><td>` +
+	revokedRow := regexp.MustCompile(`<tr>\s*<td><bdi>laptop &lt;script&gt;</bdi></td><td data-label="Starts with"><code>[^<]+</code></td><td data-label="Created">[^<]+</td><td data-label="Revoked">` +
 		regexp.QuoteMeta(web.TimeLabel(*keys[i].RevokedAt)) + `</td>\s*</tr>`)
 	if !strings.Contains(body, "Revoked keys") || !revokedRow.MatchString(body) {
 		t.Errorf("the revoked key is not listed as revoked with its date:\n%s", body)

@@ -803,7 +803,7 @@ func TestOAuthConsentNamesTheAccount(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Signed in as <strong><bdi>dev@example.com</bdi></strong>.",
-		`<form class="inline" method="post" action="/sign-out"><input type="hidden" name="next" value="` + html.EscapeString(authorize) + `">`,
+		`<form class="switch-account" method="post" action="/sign-out"><input type="hidden" name="next" value="` + html.EscapeString(authorize) + `">`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the consent page lacks %q\n%s", want, body)

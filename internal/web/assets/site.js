@@ -40,3 +40,21 @@
     if (form.requestSubmit) form.requestSubmit(); else form.submit();
   });
 })();
+
+// Folded filters: on a narrow screen the filter form folds behind its
+// summary. A choice made in the open form swaps the feed in place (htmx);
+// the new form opens again, so that the next choice is one tap away.
+(function () {
+  "use strict";
+  var reopen = false;
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form.filters");
+    var fold = form && form.querySelector("details.fold");
+    reopen = !!(fold && fold.open);
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var fold = document.querySelector("form.filters details.fold");
+    if (reopen && fold) fold.open = true;
+    reopen = false;
+  });
+})();
