@@ -17,23 +17,21 @@ import (
 // GET /api/v1/signals (see ParseListQuery) and the arguments of the
 // list_signals tool.
 type ListRequest struct {
-	Tags          []string `json:"tags,omitempty"`
-	Sources       []string `json:"sources,omitempty"`
-	Language      []string `json:"language,omitempty"`
-	Country       []string `json:"country,omitempty"`
-	Q             *string  `json:"q,omitempty"`
-	ObservedAfter *string  `json:"observed_after,omitempty"`
-	Page          *int     `json:"page,omitempty"`
-	PageSize      *int     `json:"page_size,omitempty"`
+	Tags          wire.List `json:"tags,omitempty"`
+	Sources       wire.List `json:"sources,omitempty"`
+	Language      wire.List `json:"language,omitempty"`
+	Country       wire.List `json:"country,omitempty"`
+	Q             *string   `json:"q,omitempty"`
+	ObservedAfter *string   `json:"observed_after,omitempty"`
+	Page          *int      `json:"page,omitempty"`
+	PageSize      *int      `json:"page_size,omitempty"`
 }
 
 // Fields that a listing and a search share.
 var (
-	tagsField    = wire.Field{Doc: "Only signals with one of these tags (values combine with OR).", Enum: &tagEnum}
-	sourcesField = wire.Field{Doc: "Only signals from one of these platforms (values combine with OR).", Enum: &sourceEnum}
-	afterField   = wire.Field{Doc: "Only signals collected strictly after this RFC 3339 timestamp with a timezone " +
-		"(Z or an offset), compared exactly at full precision; signals without a collection time are left out. " +
-		"Pass the newest `observed_at` seen to poll for new signals.",
+	tagsField    = wire.Field{Doc: "Only signals with one of these tags.", Enum: &tagEnum}
+	sourcesField = wire.Field{Doc: "Only signals from one of these platforms.", Enum: &sourceEnum}
+	afterField   = wire.Field{Doc: "Only signals collected strictly after this RFC 3339 time; poll with the newest `observed_at` seen.",
 		Format: "date-time", Rule: "must be a string: " + model.ErrTime.Error()}
 )
 
@@ -41,16 +39,14 @@ func init() {
 	wire.Describe[ListRequest]("", wire.Fields{
 		"tags":    tagsField,
 		"sources": sourcesField,
-		"language": {Doc: "Only signals in this language (one at most); `other` is for signals in neither English nor French.",
+		"language": {Doc: "Only signals in this language; `other` is neither English nor French.",
 			Enum: &languageEnum, MaxItems: 1},
-		"country": {Doc: "Only signals from this country (one at most): a country key such as canada or united_states.",
+		"country": {Doc: "Only signals from this country, a key such as canada or united_states.",
 			Enum: &countryEnum, MaxItems: 1},
-		"q": {Doc: fmt.Sprintf("A literal, case-insensitive substring (Unicode case folding) of the source text, author name "+
-			"or author headline, 1 to %d characters and not only spaces. No wildcards: `%%`, `_` and `*` match themselves.", model.MaxQChars),
+		"q": {Doc: "A literal, case-insensitive substring of the text, author name or headline; `%`, `_` and `*` match themselves.",
 			Length: wire.Between(1, model.MaxQChars)},
 		"observed_after": afterField,
-		"page": {Doc: fmt.Sprintf("Page number, from 1. New signals can shift numbered pages. With `q`, a listing reaches at most "+
-			"%d results deep: page × page_size beyond that is refused, naming page with its maximum.", model.MaxQDepth),
+		"page": {Doc: fmt.Sprintf("Page number. With `q`, page × page_size is at most %d.", model.MaxQDepth),
 			Range: wire.Between(1, model.MaxPage), Default: 1},
 		"page_size": {Doc: "Signals per page.", Range: wire.Between(1, model.MaxPageSize), Default: model.DefaultPageSize},
 	})

@@ -28,13 +28,13 @@ const (
 // SearchRequest is the body of POST /api/v1/signals/search and the input of
 // the search_signals tool.
 type SearchRequest struct {
-	Query         string   `json:"query"`
-	Tags          []string `json:"tags,omitempty"`
-	Sources       []string `json:"sources,omitempty"`
-	Language      []string `json:"language,omitempty"`
-	Country       []string `json:"country,omitempty"`
-	ObservedAfter *string  `json:"observed_after,omitempty"`
-	Limit         *int     `json:"limit,omitempty"`
+	Query         string    `json:"query"`
+	Tags          wire.List `json:"tags,omitempty"`
+	Sources       wire.List `json:"sources,omitempty"`
+	Language      wire.List `json:"language,omitempty"`
+	Country       wire.List `json:"country,omitempty"`
+	ObservedAfter *string   `json:"observed_after,omitempty"`
+	Limit         *int      `json:"limit,omitempty"`
 }
 
 func init() {
@@ -45,7 +45,7 @@ func init() {
 		"tags":           tagsField,
 		"sources":        sourcesField,
 		"language":       {Doc: "Only signals in one of these languages.", Enum: &searchLanguageEnum},
-		"country":        {Doc: "Only signals from one of these countries (country keys such as canada or united_states).", Enum: &countryEnum},
+		"country":        {Doc: "Only signals from one of these countries, keys such as canada or united_states.", Enum: &countryEnum},
 		"observed_after": afterField,
 		"limit":          {Doc: "Most matches to return.", Range: wire.Between(1, search.MaxMatches), Default: search.DefaultLimit},
 	})

@@ -16,12 +16,24 @@ import (
 var (
 	tagEnum            = wire.Enum{Name: "Tag", Values: model.Tags}
 	sourceEnum         = wire.Enum{Name: "Source", Doc: "Neutral names of the external platforms.", Values: model.Sources}
-	languageEnum       = wire.Enum{Name: "Language", Doc: "`other` is valid for browsing only, not for search.", Values: model.Languages}
+	languageEnum       = wire.Enum{Name: "Language", Doc: "`other` is valid for browsing only, not for search.", Values: model.Languages, Resource: LanguagesResource}
 	searchLanguageEnum = wire.Enum{Name: "SearchLanguage", Values: model.SearchLanguages}
 	countryEnum        = wire.Enum{Name: "Country", Doc: "Country key: the lower-case English short name with underscores.",
-		Values: model.Countries, Noun: "country keys such as canada or united_states"}
+		Values: model.Countries, Noun: "country keys such as canada or united_states", Pattern: "^[a-z]+(_[a-z]+)*$",
+		Resource: CountriesResource}
 	precisionEnum = wire.Enum{Values: model.Precisions}
 )
+
+// The MCP resources that list the values of the enumerations of signal
+// fields (DESIGN §7).
+const (
+	CountriesResource = "signals://countries"
+	LanguagesResource = "signals://languages"
+)
+
+// Listed are the enumerations that MCP serves as resources, at their
+// Resource.
+var Listed = []wire.Enum{countryEnum, languageEnum}
 
 // SignalMeta is what every JSON form of a public signal carries.
 type SignalMeta struct {
@@ -145,8 +157,7 @@ type GetRequest struct {
 
 func init() {
 	wire.Describe[GetRequest]("", wire.Fields{
-		"id": {Doc: "The signal id exactly as a list or a search returned it; ids may contain " +
-			"`/`, `:`, `?`, `#`, `%`, `+`, spaces and non-ASCII.", Length: wire.Between(1, model.MaxIDChars)},
+		"id": {Doc: "The id exactly as a list or a search returned it.", Length: wire.Between(1, model.MaxIDChars)},
 	})
 }
 

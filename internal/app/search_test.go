@@ -3,11 +3,15 @@ package app
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"signals/internal/api"
 	"signals/internal/failure"
+	"signals/internal/model"
 	"signals/internal/problem"
 )
 
@@ -32,7 +36,8 @@ func TestSearchValidation(t *testing.T) {
 		{"query_emoji_over", `{"query":"` + emoji + `a"}`, 400, failure.CodeInvalidParameter, "query"},
 		{"query_not_string", `{"query":42}`, 400, failure.CodeInvalidParameter, "query"},
 		{"language_other", `{"query":"x","language":["other"]}`, 400, failure.CodeInvalidParameter, "language"},
-		{"tags_not_array", `{"query":"x","tags":"job"}`, 400, failure.CodeInvalidParameter, "tags"},
+		{"tags_a_number", `{"query":"x","tags":5}`, 400, failure.CodeInvalidParameter, "tags"},
+		{"bad_tag_as_a_string", `{"query":"x","tags":"robots"}`, 400, failure.CodeInvalidParameter, "tags"},
 		{"bad_tag", `{"query":"x","tags":["job","robots"]}`, 400, failure.CodeInvalidParameter, "tags"},
 		{"bad_country", `{"query":"x","country":["atlantis"]}`, 400, failure.CodeInvalidParameter, "country"},
 		{"limit_zero", `{"query":"x","limit":0}`, 400, failure.CodeInvalidParameter, "limit"},
@@ -110,5 +115,47 @@ func TestSearchAnswers(t *testing.T) {
 	wantStatus(t, resp, b, http.StatusMethodNotAllowed)
 	if resp.Header.Get("Allow") != "GET, HEAD, POST" {
 		t.Errorf("Allow = %q", resp.Header.Get("Allow"))
+	}
+}
+
+// TestOneValueForAList: a filter that takes a list takes one value as a
+// list of one, in the search body and in the arguments of the MCP tools
+// (through the SDK's client over HTTP), as agents often write it.
+func TestOneValueForAList(t *testing.T) {
+	ta, _ := newClockApp(t, noon)
+	ta.put(fixtures()...)
+	query := "hiring engineers in Paris"
+	resp, one := ta.search(`{"query":"` + query + `","country":"france","tags":"job","language":"fr"}`)
+	wantStatus(t, resp, one, http.StatusOK)
+	resp, many := ta.search(`{"query":"` + query + `","country":["france"],"tags":["job"],"language":["fr"]}`)
+	wantStatus(t, resp, many, http.StatusOK)
+	if r := decode[map[string]any](t, many); r["cache_hit"] != true {
+		t.Errorf("the same search with arrays was not the cached one: %s", many)
+	}
+
+	cs := ta.mcpSession("")
+	res, got := callTool(t, cs, "search_signals", map[string]any{"query": query, "country": "france", "tags": "job", "language": "fr"})
+	if r := decode[map[string]any](t, got); res.IsError || r["cache_hit"] != true {
+		t.Errorf("search_signals with one country: %s", got)
+	}
+	res, got = callTool(t, cs, "list_signals", map[string]any{"country": "france", "sources": "professional_network"})
+	_, want := ta.get("/api/v1/signals?country=france&sources=professional_network")
+	if res.IsError || !sameJSON(t, got, want) || !strings.Contains(string(got), `"country":"france"`) {
+		t.Errorf("list_signals with one country:\n got %s\nwant %s", got, want)
+	}
+
+	// A misspelt country is refused naming the key it is close to: over
+	// HTTP with every key in allowed_values, over MCP with the resource
+	// that lists them.
+	resp, body := ta.search(`{"query":"x","country":"frnace"}`)
+	wantStatus(t, resp, body, http.StatusBadRequest)
+	if p := decode[problem.Problem](t, body); p.Param != "country" || len(p.AllowedValues) != len(model.Countries) ||
+		!slices.Equal(p.SuggestedValues, []string{"france"}) {
+		t.Errorf("HTTP refusal of frnace: %s", body)
+	}
+	res, got = callTool(t, cs, "search_signals", map[string]any{"query": "x", "country": "frnace"})
+	if p := decode[problem.Problem](t, got); !res.IsError || p.AllowedValues != nil || p.AllowedValuesResource != "signals://countries" ||
+		!slices.Equal(p.SuggestedValues, []string{"france"}) || len(res.Content[0].(*sdk.TextContent).Text) > 1000 {
+		t.Errorf("MCP refusal of frnace: %s", got)
 	}
 }

@@ -336,6 +336,11 @@ func parameters(c *wire.Components) obj {
 	out := obj{}
 	for _, p := range c.Properties(reflect.TypeFor[api.ListRequest]()) {
 		schema := p.Schema.CloneSchemas()
+		if len(schema.AnyOf) == 2 {
+			// A query string gives a list as repeats or commas, never as
+			// JSON: of a value or a list of values, only the list applies.
+			schema = schema.AnyOf[1]
+		}
 		schema.Description = ""
 		param := obj{"name": p.Name, "in": "query", "description": p.Field.Doc}
 		switch {

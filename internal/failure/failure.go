@@ -108,7 +108,10 @@ type Error struct {
 	ValidationMessage string
 	// AllowedValues lists what Param accepts; an empty, non-nil list says
 	// that it accepts nothing (an endpoint without parameters).
-	AllowedValues    []string
+	AllowedValues []string
+	// SuggestedValues are the allowed values closest to the refused one,
+	// closest first (see NotAllowed).
+	SuggestedValues  []string
 	Minimum, Maximum *int64
 	// AllowedMethods lists the methods a path takes.
 	AllowedMethods []string

@@ -24,8 +24,8 @@ var (
 // response body T of a success, or the problem object of a failure. Clients
 // validate structured content against it whether or not isError is set, so
 // it must describe both.
-func outputSchema[T any](description string) *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object", Description: description,
+func outputSchema[T any]() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object",
 		OneOf: []*jsonschema.Schema{wire.OutputSchema[T](), wire.OutputSchema[problem.Problem]()}}
 }
 

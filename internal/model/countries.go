@@ -37,6 +37,17 @@ var Countries = []string{
 
 var countrySet = toSet(Countries)
 
+// CountryAliases maps other common names of a few countries, written as
+// keys, to their country keys, so that a refused country can point to the
+// key that was meant.
+var CountryAliases = map[string]string{
+	"usa": "united_states", "us": "united_states", "america": "united_states",
+	"uk": "united_kingdom", "britain": "united_kingdom", "great_britain": "united_kingdom", "england": "united_kingdom",
+	"uae": "united_arab_emirates", "holland": "netherlands", "czech_republic": "czechia",
+	"ivory_coast": "cote_d_ivoire", "burma": "myanmar", "swaziland": "eswatini",
+	"east_timor": "timor_leste", "cape_verde": "cabo_verde", "drc": "democratic_republic_of_the_congo",
+}
+
 // ValidCountry reports whether key is one of Countries.
 func ValidCountry(key string) bool { return countrySet[key] }
 

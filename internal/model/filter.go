@@ -58,22 +58,23 @@ func (q ListQuery) CheckDepth() error {
 	return e
 }
 
-// CheckValues validates every value of a multi-valued parameter.
+// CheckValues validates every value of a multi-valued parameter; a value
+// outside allowed is refused naming the allowed values closest to it.
 func CheckValues(param string, values, allowed []string) error {
 	for _, v := range values {
 		if !IsOneOf(v, allowed) {
-			return failure.Invalid(param, "must be one of: "+strings.Join(allowed, ", "), allowed)
+			return failure.NotAllowed(param, v, "must be one of: "+strings.Join(allowed, ", "), allowed, nil)
 		}
 	}
 	return nil
 }
 
-// CheckCountries validates country keys.
+// CheckCountries validates country keys; an unknown key is refused naming
+// the keys closest to it, other common names of countries included.
 func CheckCountries(param string, values []string) error {
 	for _, v := range values {
 		if !ValidCountry(v) {
-			p := failure.Invalid(param, "must be a country key such as canada or united_states; the full list is in allowed_values", Countries)
-			return p
+			return failure.NotAllowed(param, v, "must be a country key such as canada or united_states", Countries, CountryAliases)
 		}
 	}
 	return nil

@@ -21,11 +21,16 @@ type Problem struct {
 	Code              failure.Code `json:"code"`
 	Param             string       `json:"param,omitempty"`
 	ValidationMessage string       `json:"validation_message,omitempty"`
-	AllowedValues     []string     `json:"allowed_values,omitzero"`
-	Minimum           *int64       `json:"minimum,omitempty"`
-	Maximum           *int64       `json:"maximum,omitempty"`
-	AllowedMethods    []string     `json:"allowed_methods,omitempty"`
-	RetryAfterSeconds *int         `json:"retry_after_seconds,omitempty"`
+	// SuggestedValues are the allowed values closest to a refused one.
+	SuggestedValues []string `json:"suggested_values,omitempty"`
+	AllowedValues   []string `json:"allowed_values,omitzero"`
+	// AllowedValuesResource is the MCP resource that lists the allowed
+	// values when a tool result leaves them out (a list too long to print).
+	AllowedValuesResource string   `json:"allowed_values_resource,omitempty"`
+	Minimum               *int64   `json:"minimum,omitempty"`
+	Maximum               *int64   `json:"maximum,omitempty"`
+	AllowedMethods        []string `json:"allowed_methods,omitempty"`
+	RetryAfterSeconds     *int     `json:"retry_after_seconds,omitempty"`
 	// RetryAfterSecondsAlias is the deprecated camelCase alias of RetryAfterSeconds.
 	RetryAfterSecondsAlias *int   `json:"retryAfterSeconds,omitempty"`
 	RequestID              string `json:"request_id,omitempty"`
@@ -92,6 +97,7 @@ func From(f *failure.Error, baseURL string) *Problem {
 		Param:             f.Param,
 		ValidationMessage: f.ValidationMessage,
 		AllowedValues:     f.AllowedValues,
+		SuggestedValues:   f.SuggestedValues,
 		Minimum:           f.Minimum,
 		Maximum:           f.Maximum,
 		AllowedMethods:    f.AllowedMethods,

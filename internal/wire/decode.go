@@ -111,10 +111,13 @@ func fieldProblem(p property, f Field) *failure.Error {
 	case f.Enum != nil:
 		what := ": " + strings.Join(f.Enum.Values, ", ")
 		if f.Enum.Noun != "" {
-			what = " " + f.Enum.Noun + "; the full list is in allowed_values"
+			what = " the " + f.Enum.Noun
 		}
-		if array {
-			return failure.Invalid(name, "must be an array of"+what, f.Enum.Values)
+		switch {
+		case p.typ == reflect.TypeFor[List]():
+			return failure.Invalid(name, "must be one of"+what+" (or an array of them)", f.Enum.Values)
+		case array:
+			return failure.Invalid(name, "must be an array of"+strings.TrimPrefix(what, " the"), f.Enum.Values)
 		}
 		return failure.Invalid(name, "must be one of"+what, f.Enum.Values)
 	case f.Range != nil && f.Range.Min != nil && f.Range.Max != nil:
@@ -211,3 +214,29 @@ var wholeNumbers = json.WithUnmarshalers(json.UnmarshalFunc(func(v []byte, n *in
 	*n = int(f)
 	return nil
 }))
+
+// errNotStrings reports a List given as something other than a string or an
+// array of strings.
+var errNotStrings = errors.New("not a string or an array of strings")
+
+// UnmarshalJSON reads a string as a list of one, and an array of strings
+// as it is.
+func (l *List) UnmarshalJSON(b []byte) error {
+	switch jsontext.Value(b).Kind() {
+	case '"':
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
+		*l = List{one}
+		return nil
+	case '[':
+		var many []string
+		if err := json.Unmarshal(b, &many); err != nil {
+			return err
+		}
+		*l = many
+		return nil
+	}
+	return errNotStrings
+}

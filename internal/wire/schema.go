@@ -21,12 +21,18 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 // nested type and enumeration written in place, as MCP tool schemas carry
 // them.
 func Schema[T any]() *jsonschema.Schema {
-	return (&builder{}).object(reflect.TypeFor[T]())
+	s := (&builder{}).object(reflect.TypeFor[T]())
+	s.Description = "" // a tool's own description says what it takes
+	return s
 }
 
-// OutputSchema is Schema for a type the service writes: it leaves out the
-// enumerations too long to print (those with a Noun), which would only
-// cost a reader's context, since every value the service writes is valid.
+// OutputSchema is Schema for a type the service writes, as brief as it can
+// be while it still checks the shape of every body: the type of each
+// property a body always has, and which those are at its top level. It leaves out what would only cost a
+// reader's context, and that the tool's description or the OpenAPI
+// document says: descriptions, enumerations, bounds and formats (every
+// value the service writes is valid), the properties a body may leave out
+// and the deprecated aliases (the objects stay open to them).
 func OutputSchema[T any]() *jsonschema.Schema {
 	return (&builder{brief: true}).object(reflect.TypeFor[T]())
 }
@@ -84,7 +90,13 @@ type builder struct {
 // component, or its schema in place.
 func (b *builder) use(t reflect.Type) *jsonschema.Schema {
 	if b.ref == "" {
-		return b.object(t)
+		s := b.object(t)
+		if b.brief {
+			// The body's own required properties tell a success from a
+			// problem; those of the objects inside it add only length.
+			s.Required = nil
+		}
+		return s
 	}
 	name := t.Name()
 	if _, ok := b.components[name]; !ok {
@@ -103,14 +115,27 @@ func (b *builder) object(t reflect.Type) *jsonschema.Schema {
 	}
 	o, fields := fieldsOf(t)
 	s.Description = o.doc
-	var aliases []property
+	var aliases, optional []property
 	for _, p := range properties(t) {
 		f := fields[p.name]
 		if f.AliasOf != "" {
 			aliases = append(aliases, p)
 			continue
 		}
+		if b.brief && p.optional {
+			optional = append(optional, p)
+			continue
+		}
 		s.Properties[p.name] = b.property(p, f, s.Properties[p.name])
+	}
+	if b.brief {
+		s.Description, s.AdditionalProperties = "", nil
+		for _, p := range append(aliases, optional...) {
+			delete(s.Properties, p.name)
+			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == p.name })
+			s.PropertyOrder = slices.DeleteFunc(s.PropertyOrder, func(n string) bool { return n == p.name })
+		}
+		return s
 	}
 	for _, p := range aliases {
 		of := fields[p.name].AliasOf
@@ -154,8 +179,12 @@ func (b *builder) property(p property, f Field, inferred *jsonschema.Schema) *js
 	} else if !nullable && len(s.Types) == 2 && s.Types[0] == "null" {
 		s.Types, s.Type = nil, s.Types[1]
 	}
+	if b.brief {
+		s.Format = ""
+		return s
+	}
 	s.Description = f.Doc
-	if f.Enum != nil && !(b.brief && f.Enum.Noun != "") {
+	if f.Enum != nil {
 		s = b.enum(s, *f.Enum, nullable)
 	}
 	if r := f.Range; r != nil {
@@ -178,12 +207,30 @@ func (b *builder) property(p property, f Field, inferred *jsonschema.Schema) *js
 		}
 		s.Default = d
 	}
+	if typ == reflect.TypeFor[List]() {
+		// One value stands for a list of one.
+		one := s.Items.CloneSchemas()
+		if one.Type == "" && one.Ref == "" {
+			one.Type = "string"
+		}
+		d := s.Description
+		s.Description = ""
+		return &jsonschema.Schema{Description: d, AnyOf: []*jsonschema.Schema{one, s}}
+	}
 	return s
 }
 
 // enum applies an enumeration to the schema of a string or of an array of
 // strings.
 func (b *builder) enum(s *jsonschema.Schema, e Enum, nullable bool) *jsonschema.Schema {
+	if b.ref == "" && e.Long() {
+		// The values are not repeated in each tool's schema: the
+		// description says where they are listed.
+		if e.Pattern == "" || e.Resource == "" {
+			panic(fmt.Sprintf("wire: the long enumeration %s needs a Pattern and a Resource", e.Name))
+		}
+		s.Description += " Listed in the resource " + e.Resource + "."
+	}
 	if s.Type == "array" {
 		s.Items = b.enumValue(e)
 		return s
@@ -195,7 +242,9 @@ func (b *builder) enum(s *jsonschema.Schema, e Enum, nullable bool) *jsonschema.
 	}
 	if b.ref == "" {
 		v.Type, v.Types = "", []string{"null", "string"}
-		v.Enum = append(v.Enum, nil)
+		if v.Enum != nil {
+			v.Enum = append(v.Enum, nil)
+		}
 		v.Description = s.Description
 		return v
 	}
@@ -205,6 +254,9 @@ func (b *builder) enum(s *jsonschema.Schema, e Enum, nullable bool) *jsonschema.
 // enumValue returns the schema of one value of e: a reference to its
 // component or the enumeration in place.
 func (b *builder) enumValue(e Enum) *jsonschema.Schema {
+	if b.ref == "" && e.Long() {
+		return &jsonschema.Schema{Type: "string", Pattern: e.Pattern}
+	}
 	values := make([]any, len(e.Values))
 	for i, v := range e.Values {
 		values[i] = v

@@ -46,7 +46,8 @@ type Field struct {
 type Fields map[string]Field
 
 // Enum is an enumeration of strings. A named one is a component of its
-// own in the OpenAPI document; MCP schemas always write it in place.
+// own in the OpenAPI document; MCP schemas write a short one in place and
+// a long one (Long) as its Pattern, pointing to its Resource.
 type Enum struct {
 	Name   string
 	Doc    string
@@ -54,7 +55,24 @@ type Enum struct {
 	// Noun describes the values in problems when the list is too long to
 	// print, e.g. "country keys such as canada or united_states".
 	Noun string
+	// Pattern matches every value; a long enumeration must have one.
+	Pattern string
+	// Resource is the URI of the MCP resource that lists the values.
+	Resource string
 }
+
+// LongEnum is the length beyond which an enumeration is long: tool schemas
+// give its pattern instead of its values, which a resource lists, and tool
+// results leave it out of problems (DESIGN §7: beyond a dozen values).
+const LongEnum = 12
+
+// Long reports whether e is too long to repeat in each tool's schema.
+func (e Enum) Long() bool { return len(e.Values) > LongEnum }
+
+// List is a list of strings that a JSON document may also give as one
+// string, a list of one: {"country": "france"} is {"country": ["france"]}.
+// Its schema says so (anyOf a value or an array of values).
+type List []string
 
 // Range is an inclusive interval; a nil end is unbounded.
 type Range struct {

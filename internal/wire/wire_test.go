@@ -86,9 +86,76 @@ func TestSchemaInPlace(t *testing.T) {
 		`"required":["id","seen","size","sizeAlias","colour","note"],"additionalProperties":false,"description":"An item."},` +
 		`"description":"The items.","maxItems":5},` +
 		`"next":{"type":["null","integer"],"description":"The next page, or null.","minimum":2}},` +
-		`"required":["items","next"],"additionalProperties":false,"description":"A page."}`
+		`"required":["items","next"],"additionalProperties":false}`
 	if normal(t, got) != normal(t, want) {
 		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+}
+
+// A filter takes lists that a single value may stand for, of a short and of
+// a long enumeration.
+type filter struct {
+	Colours wire.List `json:"colours,omitempty"`
+	Codes   wire.List `json:"codes,omitempty"`
+}
+
+var code = wire.Enum{Name: "Code", Values: strings.Fields("aa ab ac ad ae af ag ah ai aj ak al am"),
+	Noun: "codes such as aa", Pattern: "^[a-z]{2}$", Resource: "test://codes"}
+
+func init() {
+	wire.Describe[filter]("A filter.", wire.Fields{
+		"colours": {Doc: "Colours.", Enum: &colour},
+		"codes":   {Doc: "Codes.", Enum: &code},
+	})
+}
+
+func TestListSchema(t *testing.T) {
+	got := marshal(t, wire.Schema[filter]())
+	want := `{"type":"object","properties":{` +
+		`"colours":{"description":"Colours.","anyOf":[{"type":"string","enum":["red","green"]},{"type":"array","items":{"type":"string","enum":["red","green"]}}]},` +
+		`"codes":{"description":"Codes. Listed in the resource test://codes.","anyOf":[{"type":"string","pattern":"^[a-z]{2}$"},{"type":"array","items":{"type":"string","pattern":"^[a-z]{2}$"}}]}},` +
+		`"additionalProperties":false}`
+	if normal(t, got) != normal(t, want) {
+		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+	cs := wire.NewComponents("#/c/")
+	props := marshal(t, cs.Properties(reflect.TypeFor[filter]())[1].Schema)
+	if want := `{"description":"Codes.","anyOf":[{"$ref":"#/c/Code"},{"type":"array","items":{"$ref":"#/c/Code"}}]}`; normal(t, props) != normal(t, want) {
+		t.Errorf("component property\n got %s\nwant %s", props, want)
+	}
+}
+
+func TestOutputSchemaIsBrief(t *testing.T) {
+	got := marshal(t, wire.OutputSchema[page]())
+	want := `{"type":"object","properties":{` +
+		`"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"seen":{"type":["null","string"]},` +
+		`"size":{"type":"integer"},"colour":{"type":["null","string"]},"note":{"type":"string"}}}},` +
+		`"next":{"type":["null","integer"]}},"required":["items","next"]}`
+	if normal(t, got) != normal(t, want) {
+		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestDecodeList(t *testing.T) {
+	for _, tc := range []struct{ body, want, err string }{
+		{body: `{"colours":"red"}`, want: `{"colours":["red"]}`},
+		{body: `{"colours":["red","green"],"codes":"zz"}`, want: `{"colours":["red","green"],"codes":["zz"]}`},
+		{body: `{"colours":[]}`, want: `{}`},
+		{body: `{"colours":5}`, err: "colours must be one of: red, green (or an array of them)"},
+		{body: `{"codes":{"aa":1}}`, err: "codes must be one of the codes such as aa (or an array of them)"},
+		{body: `{"colours":["red",1]}`, err: "colours must be one of: red, green (or an array of them)"},
+	} {
+		var got filter
+		err := wire.Decode([]byte(tc.body), &got)
+		if tc.err != "" {
+			if p, ok := failure.As(err); !ok || p.Detail != tc.err {
+				t.Errorf("%s: %v, want %q", tc.body, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || marshal(t, got) != tc.want {
+			t.Errorf("%s: decoded %s (%v), want %s", tc.body, marshal(t, got), err, tc.want)
+		}
 	}
 }
 

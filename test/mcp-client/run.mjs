@@ -6,8 +6,9 @@
 // 1. Client checks: the TypeScript SDK's client lists the tools and calls
 //    each one. The client validates every structuredContent against the
 //    tool's outputSchema itself; a counting validator proves that it did.
-// 2. Conformance: the scenarios that apply to a tools-only server
-//    (server-initialize, ping, tools-list, dns-rebinding-protection). The
+// 2. Conformance: the scenarios that apply to a server of tools and fixed
+//    resources (server-initialize, ping, tools-list, resources-list,
+//    dns-rebinding-protection). The
 //    conformance CLI cannot send headers, so it talks to a small reverse
 //    proxy on 127.0.0.1 that adds the API key, as a gateway in front of the
 //    service would. The service's base URL is the proxy's address, so the
@@ -84,6 +85,9 @@ async function clientChecks(url, key) {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
   });
   await client.connect(transport);
+  check('initialize: resources capability without listChanged',
+    client.getServerCapabilities()?.resources !== undefined && !client.getServerCapabilities()?.resources?.listChanged,
+    JSON.stringify(client.getServerCapabilities()));
   check('initialize: tools capability without listChanged',
     client.getServerCapabilities()?.tools !== undefined && !client.getServerCapabilities()?.tools?.listChanged,
     JSON.stringify(client.getServerCapabilities()));
@@ -143,6 +147,28 @@ async function clientChecks(url, key) {
   check('list_signals page_size 99: isError with a 400 problem naming the parameter',
     invalid?.isError === true && invalid?.structuredContent?.status === 400 && invalid?.structuredContent?.param === 'page_size');
 
+  // One value for a list filter, and a misspelt one.
+  const french = await call('list_signals', { country: 'france', page_size: 2 });
+  check('list_signals country "france": a page of French signals', !french?.isError && french?.structuredContent?.signals?.length > 0 &&
+    french?.structuredContent?.signals?.every((s) => s.country === 'france'), JSON.stringify(french?.structuredContent)?.slice(0, 300));
+  const misspelt = await call('list_signals', { country: 'frnace' });
+  const refusal = misspelt?.content?.[0]?.text ?? '';
+  check('list_signals country "frnace": at most 1,000 bytes naming france and the resource',
+    misspelt?.isError === true && Buffer.byteLength(refusal) <= 1000 &&
+    misspelt?.structuredContent?.suggested_values?.[0] === 'france' &&
+    misspelt?.structuredContent?.allowed_values_resource === 'signals://countries', refusal);
+
+  // The resources that list the country and language keys.
+  const { resources } = await client.listResources();
+  check('resources/list: signals://countries and signals://languages',
+    resources.map((r) => r.uri).sort().join(' ') === 'signals://countries signals://languages', JSON.stringify(resources));
+  const countries = await client.readResource({ uri: 'signals://countries' });
+  const keys = JSON.parse(countries.contents?.[0]?.text ?? '[]');
+  check('resources/read signals://countries: the country keys', keys.includes('france') && keys.includes('united_states'));
+  const listed = JSON.stringify((await client.listTools()).tools);
+  check('tools/list: at most 8 KB, without the country keys', Buffer.byteLength(listed) <= 8192 && !listed.includes('zimbabwe'),
+    `${Buffer.byteLength(listed)} bytes`);
+
   // The validator is live: it rejects a body that breaks the schema.
   const broken = validator.inner.getValidator(byName.list_signals.outputSchema)({ signals: 'none' });
   check('outputSchema rejects a malformed list body', broken.valid === false);
@@ -194,7 +220,7 @@ try {
   await clientChecks(`http://127.0.0.1:${servicePort}/mcp`, service.key);
 
   console.log('== conformance suite (through the key-adding proxy)');
-  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
+  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
     const res = await conformance(`${publicURL}/mcp`, scenario, path.join(dir, 'conformance'));
     check(`conformance ${scenario}`, res.ok, res.ok ? '' : res.out.slice(-2000));
   }
