@@ -88,6 +88,22 @@ func securityContact(setting, from string) (string, error) {
 	return "mailto:" + addr.Address, nil
 }
 
+// contactEmail checks the operator's contact address for readers: one
+// plain email address, or "" for none.
+func contactEmail(setting string) (string, error) {
+	v := strings.TrimSpace(setting)
+	if v == "" {
+		return "", nil
+	}
+	addr, err := netmail.ParseAddress(v)
+	// A plain address: no name, no quoted local part, nothing that a
+	// mailto: link or a Markdown link would read as syntax.
+	if err != nil || addr.Address != v || strings.ContainsAny(v, " \"()<>[]\\,;:") {
+		return "", fmt.Errorf("SIGNALS_CONTACT_EMAIL must be one email address such as editors@example.org, got %q", setting)
+	}
+	return addr.Address, nil
+}
+
 // startAccountWork runs the account area's background work until the
 // returned function is called: recording daily usage, sending digests and
 // sweeping expired secrets.

@@ -53,6 +53,10 @@ type Config struct {
 	// /.well-known/security.txt: a mailto:, https: or tel: URI, or an
 	// email address; "" is the mail sender.
 	SecurityContact string
+	// ContactEmail is the operator's address for readers, shown on
+	// /contact as a mailto: link unless a contact article is imported;
+	// "" is none.
+	ContactEmail string
 }
 
 // SearchConfig chooses and tunes the semantic search scorer.
@@ -135,6 +139,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	}
 	mc, _ := mailSettings(cfg)
 	contact, _ := securityContact(cfg.SecurityContact, mc.From)
+	cfg.ContactEmail, _ = contactEmail(cfg.ContactEmail)
 	st, err := OpenStore(ctx, cfg.Database)
 	if err != nil {
 		return nil, err
@@ -181,7 +186,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	// below) keeps, for the navigation to name the account or signing in.
 	session := func(h http.Handler) http.Handler { return a.sessions.Load(h) }
 	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log,
-		ListTimeout: a.cfg.ListTimeout, Session: session}); err != nil {
+		ListTimeout: a.cfg.ListTimeout, Session: session, VectorModel: scorer.Model(),
+		RelatedCosine: relatedCosine(cfg.Search), ContactEmail: cfg.ContactEmail}); err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -219,6 +225,21 @@ func NewScorer(c SearchConfig) (search.Scorer, error) {
 		return openai.New(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
 	}
 	return nil, fmt.Errorf("unknown search provider %q (SIGNALS_SEARCH_PROVIDER): use builtin or openai", c.Provider)
+}
+
+// relatedCosine is the least cosine between the stored vectors of two
+// signals for a signal's page to list one as related to the other, for the
+// configured scorer. An embeddings server's is the cosine its calibration
+// takes as "clearly about" a query: two passages share a topic at least as
+// closely as a query and a passage about it.
+func relatedCosine(c SearchConfig) float64 {
+	if c.Provider != "openai" {
+		return builtin.RelatedCosine
+	}
+	if c.Calibration == (openai.Calibration{}) {
+		return openai.DefaultCalibration.Threshold
+	}
+	return c.Calibration.Threshold
 }
 
 // Search returns the app's search service.

@@ -23,6 +23,9 @@ func Check(cfg Config) error {
 	if _, err := securityContact(cfg.SecurityContact, mc.From); err != nil {
 		return err
 	}
+	if _, err := contactEmail(cfg.ContactEmail); err != nil {
+		return err
+	}
 	return checkSearch(cfg.Search)
 }
 

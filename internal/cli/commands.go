@@ -41,6 +41,8 @@ func serve(ctx context.Context, args []string, env Env) error {
 		"address of a separate listener serving Prometheus metrics at /metrics, such as 127.0.0.1:9090; empty: no metrics")
 	c.stringVar(&c.cfg.SecurityContact, "security-contact", "SIGNALS_SECURITY_CONTACT", "",
 		"where security reports go, the Contact of /.well-known/security.txt: a mailto:, https: or tel: URI or an email address; empty: the mail sender")
+	c.stringVar(&c.cfg.ContactEmail, "contact-email", "SIGNALS_CONTACT_EMAIL", "",
+		"email address that /contact shows readers as a mailto: link, unless a contact article is imported; empty: none")
 	c.logFlags()
 	withDemo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {

@@ -187,6 +187,10 @@ type Searches interface {
 	// Candidates returns the newest limit public signals within f (listing
 	// order), Text cut to textChars, with their vectors under model.
 	Candidates(ctx context.Context, f model.Filter, vectorModel string, textChars, limit int) ([]Candidate, error)
+	// SignalVector returns the vector stored under model for the public
+	// signal id's current text; nil when none is (not yet embedded, or not
+	// public).
+	SignalVector(ctx context.Context, id, vectorModel string) ([]float32, error)
 	// SignalsByID returns the public signals among ids, Text cut to
 	// textChars, in no particular order.
 	SignalsByID(ctx context.Context, ids []string, textChars int) ([]model.Signal, error)

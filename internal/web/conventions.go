@@ -139,7 +139,7 @@ func (s *Site) buildSitemap(ctx context.Context) ([]byte, error) {
 
 // sitemapPages are the fixed public pages, in the order the sitemap lists
 // them.
-var sitemapPages = []string{"/", "/hubs", "/articles", "/" + model.AboutSlug, "/" + model.ContactSlug,
+var sitemapPages = []string{"/", "/hubs", "/articles", "/" + model.AboutSlug, "/" + model.ContactSlug, PrivacyPath,
 	"/developers", "/developers/api", "/developers/mcp", "/developers/errors"}
 
 // docMarkdown serves a fixed page's Markdown at its path plus ".md",

@@ -32,11 +32,31 @@ var DeveloperPages = map[string]string{
 	"/developers/errors": "errors.md",
 }
 
-// defaultPages are the About and Contact pages an operator has not replaced
-// (by importing an article with the slug about or contact).
-var defaultPages = map[string]string{
-	"/" + model.AboutSlug:   "about.md",
-	"/" + model.ContactSlug: "contact.md",
+// PrivacyPath is the page that says what the service keeps about people,
+// linked from every page's footer.
+const PrivacyPath = "/privacy"
+
+// fixedPages are the Markdown sources of the pages besides the developer
+// pages: About and Contact by default (an operator replaces either by
+// importing an article with the slug about or contact), and Privacy. The
+// default Contact shows the operator's address, or says that there is
+// none.
+func (s *Site) fixedPages() map[string]string {
+	contact := "contact-none.md"
+	if s.cfg.ContactEmail != "" {
+		contact = "contact.md"
+	}
+	return map[string]string{"/" + model.AboutSlug: "about.md", "/" + model.ContactSlug: contact, PrivacyPath: "privacy.md"}
+}
+
+// contactSentence ends the privacy page: where to ask what the account
+// page cannot do.
+func (s *Site) contactSentence(mailto string) string {
+	if s.cfg.ContactEmail == "" {
+		return "The people who run this service have not published a contact address: " +
+			"everything above is done from your account."
+	}
+	return "For anything else about your data, write to " + mailto + "."
 }
 
 // doc is one Markdown document in both of its representations.
@@ -58,13 +78,18 @@ func (s *Site) loadDocs() (map[string]*doc, error) {
 	// types point at.
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithAttribute()))
 	docs := map[string]*doc{}
+	// The operator's address, which validation left without a character
+	// that Markdown or a URL would read.
+	mailto := "[" + mdText(s.cfg.ContactEmail) + "](mailto:" + s.cfg.ContactEmail + ")"
+	fill := strings.NewReplacer("{{base}}", s.base, "{{codes}}", codeTable(),
+		"{{email}}", mailto, "{{contact}}", s.contactSentence(mailto))
 	load := func(pages map[string]string, section func(path string) string) error {
 		for path, name := range pages {
 			src, err := sources.ReadFile("pages/" + name)
 			if err != nil {
 				return err
 			}
-			d, err := s.newDoc(md, strings.ReplaceAll(strings.ReplaceAll(string(src), "{{base}}", s.base), "{{codes}}", codeTable()))
+			d, err := s.newDoc(md, fill.Replace(string(src)))
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -76,7 +101,7 @@ func (s *Site) loadDocs() (map[string]*doc, error) {
 	if err := load(DeveloperPages, func(string) string { return "/developers" }); err != nil {
 		return nil, err
 	}
-	if err := load(defaultPages, func(path string) string { return path }); err != nil {
+	if err := load(s.fixedPages(), func(path string) string { return path }); err != nil {
 		return nil, err
 	}
 	return docs, nil

@@ -16,6 +16,7 @@ import (
 	"signals/internal/failure"
 	"signals/internal/feed"
 	"signals/internal/model"
+	"signals/internal/session"
 	"signals/internal/store"
 )
 
@@ -247,6 +248,10 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	if more {
 		fv.Next = pageURL(l, l.query.Page+1)
 	}
+	if len(signals) == 0 && l.query.Page == 1 && l.hub == nil {
+		_, signedIn := session.FromContext(ctx)
+		fv.Empty, fv.Status = suggest(l.query, signedIn), ""
+	}
 	alternates := feedLinks(strings.TrimSuffix(l.path, "/"))
 	if l.hub == nil {
 		if fv.Form, err = s.filterForm(ctx, gen, l.query); err != nil {
@@ -263,8 +268,12 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		fv.Feeds = alternates
 		fv.Browse = "/?" + model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
 	}
+	// Each signal's page leads back to this one.
+	here := pageURL(l, l.query.Page)
 	for _, sig := range signals {
-		fv.Signals = append(fv.Signals, newSignalView(sig))
+		v := newSignalView(sig)
+		v.Href = withFrom(v.Href, here)
+		fv.Signals = append(fv.Signals, v)
 	}
 	title := l.heading
 	if l.query.Page > 1 {
@@ -380,6 +389,9 @@ type feedView struct {
 	PastEnd  bool
 	LastPage int
 	Back     string
+	// Empty suggests what to try when the first page of the public feed
+	// lists nothing.
+	Empty *emptyView
 }
 
 // option is one choice of the filter form.

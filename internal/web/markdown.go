@@ -97,7 +97,11 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool, las
 		}
 		b = appendMDBlock(append(b, '\n'), v.Snippet)
 	}
-	if len(signals) == 0 && last < 0 {
+	switch {
+	case len(signals) > 0 || last >= 0:
+	case l.hub == nil && l.query.Page == 1:
+		b = s.appendSuggestions(b, suggest(l.query, false))
+	default:
 		b = append(b, "\nNo public signal matches this filter.\n"...)
 	}
 	return b

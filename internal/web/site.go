@@ -31,6 +31,8 @@ type Store interface {
 	store.Site
 	ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
 	GetSignal(ctx context.Context, id string) (model.Signal, error)
+	SignalVector(ctx context.Context, id, vectorModel string) ([]float32, error)
+	Candidates(ctx context.Context, f model.Filter, vectorModel string, textChars, limit int) ([]store.Candidate, error)
 	SignalRefs(ctx context.Context, limit int) ([]store.SignalRef, error)
 	Generation(ctx context.Context) (int64, error)
 }
@@ -48,6 +50,15 @@ type Config struct {
 	// navigation to offer the account area or signing in; nil treats every
 	// visitor as signed out. Feeds and assets never read it.
 	Session func(http.Handler) http.Handler
+	// VectorModel names the vectors that semantic search stores for each
+	// public signal (the scorer's Model); a signal's page lists the public
+	// signals whose vectors are nearest to its own, with a cosine of at
+	// least RelatedCosine. "" lists none.
+	VectorModel   string
+	RelatedCosine float64
+	// ContactEmail is the operator's address, which /contact shows as a
+	// mailto: link when no contact article is imported; "" is none.
+	ContactEmail string
 }
 
 // Site serves the website.
@@ -115,6 +126,7 @@ func (s *Site) Routes() []Route {
 		{"/articles/{slug}", page(s.articlePage)},
 		{"/about", page(s.docPage)},
 		{"/contact", page(s.docPage)},
+		{PrivacyPath, page(s.docPage)},
 		{AssetsPath, get(s.asset)},
 	}
 	for path := range DeveloperPages {

@@ -92,6 +92,11 @@ func startSite(t *testing.T) *site {
 	if err := app.LoadDemo(ctx, a.Store(), demo.Records(), io.Discard, "signals", log); err != nil {
 		t.Fatal(err)
 	}
+	// serve embeds new signals in the background; here they are embedded
+	// before the first page, so that signal pages list related signals.
+	if _, err := a.Search().IndexOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
 	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
@@ -340,6 +345,7 @@ func TestAccessibility(t *testing.T) {
 	b := newBrowser(t, true)
 	pages := []string{"/", "/?tags=funding&country=france", "/hubs", "/hubs/funding", "/articles",
 		"/articles/welcome", "/about", "/contact", "/developers", "/developers/api", "/developers/mcp", "/developers/errors", "/nothing", "/?page_size=99",
+		"/privacy", "/signals/tf-2026-11-0023", "/?tags=funding&q=zzzz+qqqq",
 		"/sign-in", "/sign-in/confirm?token=short"}
 	b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`main`, chromedp.ByQuery))
 	for _, scheme := range []string{"light", "dark"} {

@@ -62,7 +62,7 @@ func TestHTMLIsValid(t *testing.T) {
 		"article": "/articles/welcome", "about": "/about", "contact": "/contact", "developers": "/developers",
 		"developers-api": "/developers/api", "developers-mcp": "/developers/mcp", "developers-errors": "/developers/errors",
 		"not-found": "/nothing", "signal": "/signals/" + url.PathEscape("tf-2026-11-0023"), "sign-in": "/sign-in",
-		"sign-in-link-gone": "/sign-in/confirm?token=short",
+		"sign-in-link-gone": "/sign-in/confirm?token=short", "privacy": "/privacy", "feed-empty": "/?tags=funding&q=zzzz+qqqq",
 	} {
 		get(name, path)
 	}

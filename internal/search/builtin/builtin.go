@@ -702,3 +702,12 @@ func isZero(v []float32) bool {
 	}
 	return true
 }
+
+// RelatedCosine is the least cosine between the stored vectors of two
+// signals for one to be listed as related to the other. Measured over the
+// 359 demo signals: 0.6 is about the 90th percentile of the cosines of all
+// pairs (median 0.35); pairs from 0.50 to 0.55 read as unrelated (a
+// warehouse robot pilot and a Rust engineer's job), pairs from 0.60 share a
+// topic (that pilot and humanoid robots on a production line). Nine signals
+// in ten have a neighbour at least this close.
+const RelatedCosine = 0.6

@@ -44,6 +44,22 @@ func (q *Queries) Candidates(ctx context.Context, f model.Filter, vectorModel st
 	return out, nil
 }
 
+// SignalVector returns the vector stored under vectorModel for the public
+// signal id's current text; nil when there is none.
+func (q *Queries) SignalVector(ctx context.Context, id, vectorModel string) ([]float32, error) {
+	var blob []byte
+	err := q.queryRow(ctx, `SELECT `+q.dialect.Vectors.Select+` FROM signals JOIN signal_vectors v ON `+q.currentVector()+
+		` WHERE signals.id = ? AND `+q.dialect.PublicOnly, vectorModel, id).Scan(&blob)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, Wrap("signal vector", err)
+	}
+	v, err := q.dialect.Vectors.Decode(blob)
+	return v, Wrap("signal vector", err)
+}
+
 // SignalsByID returns the public signals among ids.
 func (q *Queries) SignalsByID(ctx context.Context, ids []string, textChars int) ([]model.Signal, error) {
 	if len(ids) == 0 {

@@ -211,6 +211,7 @@ func testErrorsNameTheOperation(t *testing.T, st store.Store) {
 		{"read usage", func() error { _, err := st.Usage(ctx, 1, now); return err }},
 		{"reserve search", func() error { _, err := st.ReserveSearch(ctx, 1, 10, now); return err }},
 		{"search candidates", func() error { _, err := st.Candidates(ctx, model.Filter{}, "m", 10, 10); return err }},
+		{"signal vector", func() error { _, err := st.SignalVector(ctx, "a", "m"); return err }},
 		{"signals by id", func() error { _, err := st.SignalsByID(ctx, []string{"a"}, 10); return err }},
 		{"signals needing vectors", func() error { _, err := st.SignalsNeedingVectors(ctx, "m", 10, 10, nil); return err }},
 		{"put vectors", func() error { return st.PutVectors(ctx, "m", map[string][]float32{"a": {1}}) }},

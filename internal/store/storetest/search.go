@@ -176,6 +176,20 @@ func testVectorsFollowText(t *testing.T, db store.Store) {
 	if cands[1].Signal.ID != "a" || !slices.Equal(cands[1].Vector, []float32{1, 0.5}) {
 		t.Errorf("current candidate = %+v", cands[1])
 	}
+	for _, c := range []struct {
+		id, model string
+		want      []float32
+	}{{"a", "m1", []float32{1, 0.5}}, {"b", "m1", nil}, {"a", "m2", nil}, {"missing", "m1", nil}} {
+		if got, err := db.SignalVector(ctx, c.id, c.model); err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("SignalVector(%s, %s) = %v, %v; want %v (current vectors only)", c.id, c.model, got, err, c.want)
+		}
+	}
+	if err := db.PutVectors(ctx, "m1", map[string][]float32{"hidden": {1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.SignalVector(ctx, "hidden", "m1"); got != nil || err != nil {
+		t.Errorf("SignalVector(hidden) = %v, %v; want none for a signal that is not public", got, err)
+	}
 	byID, err := db.SignalsByID(ctx, []string{"a", "hidden", "missing"}, 100)
 	if err != nil || len(byID) != 1 || byID[0].ID != "a" {
 		t.Errorf("SignalsByID = %v, %v; want only the public a", byID, err)

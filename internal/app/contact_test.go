@@ -1,0 +1,155 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"signals/internal/model"
+)
+
+// /contact shows the operator's address as a mailto: link, or their own
+// contact article, which wins; with neither it says plainly that there is
+// none, and never tells readers how an operator publishes one.
+func TestContactPage(t *testing.T) {
+	withEmail := func(t *testing.T) *testApp {
+		cfg := testConfig(t)
+		cfg.ContactEmail = " editors_desk@example.org "
+		return serveTestApp(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+	for _, tt := range []struct {
+		name       string
+		app        func(t *testing.T) *testApp
+		html, md   string
+		notAnyMore string
+	}{
+		{"setting", withEmail,
+			`<a href="mailto:editors_desk@example.org">editors_desk@example.org</a>`,
+			`[editors\_desk\@example\.org](mailto:editors_desk@example.org)`, "not published"},
+		{"article", func(t *testing.T) *testApp {
+			ta := withEmail(t)
+			if err := ta.Store().PutArticles(context.Background(), []model.Article{{Slug: "contact", Title: "Reach us",
+				PublishedAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Body: "Call the desk on 555-0100.\n"}}); err != nil {
+				t.Fatal(err)
+			}
+			return ta
+		}, "Call the desk on 555-0100.", "Call the desk on 555-0100.", "editors_desk"},
+		{"neither", func(t *testing.T) *testApp { return newTestApp(t) },
+			"have not published a way to contact them", "have not published a way to contact them", "mailto:"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ta := tt.app(t)
+			for _, f := range []struct{ accept, want string }{{"text/html", tt.html}, {"text/markdown", tt.md}} {
+				resp, body := ta.get("/contact", "Authorization", "", "Accept", f.accept)
+				if resp.StatusCode != 200 || !bytes.Contains(body, []byte(f.want)) {
+					t.Errorf("%s: %d, want %q in\n%s", f.accept, resp.StatusCode, f.want, body)
+				}
+				for _, bad := range []string{tt.notAnyMore, "import", "slug", "operator"} {
+					if bytes.Contains(body, []byte(bad)) {
+						t.Errorf("%s: the page says %q:\n%s", f.accept, bad, body)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A contact address that is not one plain email address stops the service
+// before it serves.
+func TestContactEmailChecked(t *testing.T) {
+	for _, bad := range []string{"editors", "Editors <editors@example.org>", "a@example.org, b@example.org",
+		`"a b"@example.org`, "mailto:editors@example.org", "editors@example.org)"} {
+		cfg := testConfig(t)
+		cfg.ContactEmail = bad
+		if a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil {
+			a.Close()
+			t.Errorf("%q accepted", bad)
+		} else if !strings.Contains(err.Error(), "SIGNALS_CONTACT_EMAIL") {
+			t.Errorf("%q: %v, want an error naming the setting", bad, err)
+		}
+	}
+}
+
+// /privacy says what is kept, why, for how long and how to delete it, in
+// HTML and Markdown; every page's footer links to it, and the sitemap
+// lists it.
+func TestPrivacyPage(t *testing.T) {
+	ta := newSiteApp(t)
+	for _, accept := range []string{"text/html", "text/markdown"} {
+		resp, body := ta.get("/privacy", "Authorization", "", "Accept", accept)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d\n%s", accept, resp.StatusCode, body)
+		}
+		for _, want := range []string{"email address", "Sessions", "30 days, renewed", "15 minutes", "Usage counts",
+			"Email interests and digests", "OAuth connections", "deleted after a day", "stored as a hash",
+			"Revoke an API key", "Disconnect an app", "Stop email interests", "Delete the account",
+			"have not published a contact address"} {
+			if !bytes.Contains(body, []byte(want)) {
+				t.Errorf("%s: no %q", accept, want)
+			}
+		}
+	}
+	if resp, body := ta.get("/privacy.md", "Authorization", ""); resp.StatusCode != 200 || !bytes.HasPrefix(body, []byte("# Privacy\n")) {
+		t.Errorf("/privacy.md: %d\n%.200s", resp.StatusCode, body)
+	}
+	for _, path := range []string{"/", "/signals/plain-1", "/hubs", "/developers/api", "/contact", "/privacy", "/nothing"} {
+		_, body := ta.get(path, "Authorization", "")
+		if !bytes.Contains(body, []byte(`<footer class="site-footer">`)) ||
+			!bytes.Contains(body[bytes.Index(body, []byte(`<footer`)):], []byte(`<a href="/privacy">Privacy</a>`)) {
+			t.Errorf("%s: the footer does not link to /privacy", path)
+		}
+	}
+	b := signedInBrowser(t, ta)
+	if body := b.mustGet(t, "/account"); !strings.Contains(body, `<a href="/privacy">Privacy</a>`) {
+		t.Error("the account page's footer does not link to /privacy")
+	}
+	if _, body := ta.get("/sitemap.xml", "Authorization", ""); !bytes.Contains(body, []byte("<loc>https://signals.example/privacy</loc>")) {
+		t.Errorf("the sitemap does not list /privacy:\n%s", body)
+	}
+}
+
+// An empty feed suggests the next step: a link per active filter that
+// drops it, fewer words, and for a signed-in reader the same words as a
+// semantic search.
+func TestEmptyFeedSuggests(t *testing.T) {
+	ta := newSiteApp(t)
+	path := "/?tags=job,funding&country=canada&q=" + "quantum+robot+llama"
+	want := []string{
+		`<a href="/?tags=job&amp;country=canada&amp;q=quantum&#43;robot&#43;llama">Without kind Funding</a>`,
+		`<a href="/?tags=funding&amp;country=canada&amp;q=quantum&#43;robot&#43;llama">Without kind Job</a>`,
+		`<a href="/?tags=funding,job&amp;q=quantum&#43;robot&#43;llama">Without country Canada</a>`,
+		`<a href="/?tags=funding,job&amp;country=canada">Without words “quantum robot llama”</a>`,
+		`<a href="/?tags=funding,job&amp;country=canada&amp;q=quantum&#43;robot">Fewer words: “quantum robot”</a>`,
+	}
+	resp, body := ta.get(path, "Authorization", "")
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d", resp.StatusCode)
+	}
+	for _, w := range want {
+		if !bytes.Contains(body, []byte(w)) {
+			t.Errorf("no %s in\n%s", w, body)
+		}
+	}
+	for _, bad := range []string{"No signals.", "No public signal matches these filters.", "/search?"} {
+		if bytes.Contains(body, []byte(bad)) {
+			t.Errorf("signed out, the page says %q", bad)
+		}
+	}
+	b := signedInBrowser(t, ta)
+	_, signed := b.get(path)
+	if !strings.Contains(signed, `<a href="/search?country=canada&amp;query=quantum&#43;robot&#43;llama&amp;tags=funding%2Cjob">Search by meaning instead</a>`) {
+		t.Errorf("signed in, no semantic search link:\n%s", signed)
+	}
+	_, md := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+	if !bytes.Contains(md, []byte("- Without kind Job: <https://signals.example/?tags=funding&country=canada&q=quantum+robot+llama>\n")) {
+		t.Errorf("the Markdown feed does not suggest:\n%s", md)
+	}
+	ta2 := newTestApp(t)
+	if _, body := ta2.get("/", "Authorization", ""); !bytes.Contains(body, []byte("No signal is public yet.")) {
+		t.Errorf("an empty site:\n%s", body)
+	}
+}
