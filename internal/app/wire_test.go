@@ -209,7 +209,7 @@ func TestMCPAndOpenAPIDescribeRequestsAlike(t *testing.T) {
 		request := inlineRefs(schemas["SearchRequest"], schemas).(map[string]any)
 		delete(request, "description")
 		country := request["properties"].(map[string]any)["country"].(map[string]any)
-		country["description"] = country["description"].(string) + " Listed in the resource signals://countries."
+		country["description"] = country["description"].(string) + " Listed at signals://countries."
 		key := map[string]any{"type": "string", "pattern": "^[a-z]+(_[a-z]+)*$"}
 		if c := schemas["Country"].(map[string]any); len(c["enum"].([]any)) != len(model.Countries) {
 			t.Errorf("the OpenAPI Country lists %d keys, want %d", len(c["enum"].([]any)), len(model.Countries))

@@ -42,8 +42,8 @@ func getTool() *mcp.Tool {
 		Name:  GetTool,
 		Title: "Get a signal",
 		Description: "Reads one public signal by the id a list or a search returned: its metadata, source_url for " +
-			fmt.Sprintf("attribution, and its text cut to %d characters (text_truncated says whether it was cut). ", model.MaxTextChars) +
-			"An id that is unknown or not public is a 404.",
+			fmt.Sprintf("attribution, and its text cut to %d characters (text_truncated says if it was). ", model.MaxTextChars) +
+			"An unknown or non-public id is a 404.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 		InputSchema:  getInput,
 		OutputSchema: outputSchema[api.Signal](),

@@ -229,7 +229,7 @@ func (b *builder) enum(s *jsonschema.Schema, e Enum, nullable bool) *jsonschema.
 		if e.Pattern == "" || e.Resource == "" {
 			panic(fmt.Sprintf("wire: the long enumeration %s needs a Pattern and a Resource", e.Name))
 		}
-		s.Description += " Listed in the resource " + e.Resource + "."
+		s.Description += " Listed at " + e.Resource + "."
 	}
 	if s.Type == "array" {
 		s.Items = b.enumValue(e)

@@ -113,7 +113,7 @@ func TestListSchema(t *testing.T) {
 	got := marshal(t, wire.Schema[filter]())
 	want := `{"type":"object","properties":{` +
 		`"colours":{"description":"Colours.","anyOf":[{"type":"string","enum":["red","green"]},{"type":"array","items":{"type":"string","enum":["red","green"]}}]},` +
-		`"codes":{"description":"Codes. Listed in the resource test://codes.","anyOf":[{"type":"string","pattern":"^[a-z]{2}$"},{"type":"array","items":{"type":"string","pattern":"^[a-z]{2}$"}}]}},` +
+		`"codes":{"description":"Codes. Listed at test://codes.","anyOf":[{"type":"string","pattern":"^[a-z]{2}$"},{"type":"array","items":{"type":"string","pattern":"^[a-z]{2}$"}}]}},` +
 		`"additionalProperties":false}`
 	if normal(t, got) != normal(t, want) {
 		t.Errorf("schema\n got %s\nwant %s", got, want)
