@@ -92,6 +92,7 @@ func TestLayout(t *testing.T) {
 
 		b.open(s.url + "/signals/" + url.PathEscape("tf-2026-11-0023"))
 		b.noOverflow(sc, "a signal's page")
+		b.checkCopyButtons(sc, "a signal's page")
 		screenshot(t, b, fmt.Sprintf("signal-%d", sc.width))
 
 		b.open(authorize)
@@ -275,16 +276,15 @@ func (b *browser) checkAccount(sc screen) {
 	b.t.Helper()
 	b.noOverflow(sc, "/account")
 	var got struct {
-		Chart     struct{ Left, Right, Width float64 }
-		Bars      float64
-		Label     float64
-		Layouts   []string
-		Cut       []string
-		Apart     []string
-		Rename    float64
-		Line      float64
-		Gap       float64
-		Key, Copy struct{ Top, Bottom float64 }
+		Chart   struct{ Left, Right, Width float64 }
+		Bars    float64
+		Label   float64
+		Layouts []string
+		Cut     []string
+		Apart   []string
+		Rename  float64
+		Line    float64
+		Gap     float64
 	}
 	b.eval(`(() => {
 		document.querySelectorAll('#interests details').forEach(d => d.open = true);
@@ -322,7 +322,6 @@ func (b *browser) checkAccount(sc screen) {
 			cut: cut, apart: apart,
 			rename: rect(summary).height, line: parseFloat(getComputedStyle(summary).lineHeight),
 			gap: sections.top - signOut.bottom,
-			key: rect(document.querySelector('#new-key')), copy: rect(document.querySelector('button[data-copy="new-key"]')),
 		};
 	})()`, &got)
 	if got.Chart.Left < 0 || got.Chart.Right > float64(sc.width) || got.Bars > float64(sc.width) {
@@ -348,8 +347,30 @@ func (b *browser) checkAccount(sc screen) {
 	if got.Gap < 8 {
 		b.t.Errorf("%s: %v px between Sign out and the section links, want at least 8", sc, got.Gap)
 	}
-	if got.Copy.Bottom-got.Copy.Top < 1 || math.Abs(got.Key.Top-got.Copy.Top) > 1 || math.Abs(got.Key.Bottom-got.Copy.Bottom) > 1 {
-		b.t.Errorf("%s: the key box spans %v–%v px and its copy button %v–%v px", sc, got.Key.Top, got.Key.Bottom, got.Copy.Top, got.Copy.Bottom)
+	b.checkCopyButtons(sc, "/account")
+}
+
+// checkCopyButtons checks that every copy button on the page shows beside
+// the box it copies, as high as that box (the account's new key, a
+// signal's id).
+func (b *browser) checkCopyButtons(sc screen, what string) {
+	b.t.Helper()
+	var got []struct {
+		ID                                   string
+		Top, Bottom, ButtonTop, ButtonBottom float64
+	}
+	b.eval(`Array.from(document.querySelectorAll('button[data-copy]')).map(button => {
+		const box = document.getElementById(button.dataset.copy).getBoundingClientRect();
+		const r = button.getBoundingClientRect();
+		return {id: button.dataset.copy, top: box.top, bottom: box.bottom, buttonTop: r.top, buttonBottom: r.bottom};
+	})`, &got)
+	if len(got) == 0 {
+		b.t.Errorf("%s: %s has no copy button", sc, what)
+	}
+	for _, c := range got {
+		if c.ButtonBottom-c.ButtonTop < 1 || math.Abs(c.Top-c.ButtonTop) > 1 || math.Abs(c.Bottom-c.ButtonBottom) > 1 {
+			b.t.Errorf("%s: on %s, #%s spans %v–%v px and its copy button %v–%v px", sc, what, c.ID, c.Top, c.Bottom, c.ButtonTop, c.ButtonBottom)
+		}
 	}
 }
 
