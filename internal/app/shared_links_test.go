@@ -213,6 +213,29 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 			}
 		})
 	}
+	t.Run("every bad value at once", func(t *testing.T) {
+		path := "/?country=atlantis&tags=nope,job&page_size=abc&" + tracking
+		resp, body := ta.get(path, "Authorization", "")
+		wantAnswer(t, resp, body, http.StatusBadRequest)
+		for _, want := range []string{
+			`id="f-tags-error" class="error" role="alert">“nope” is not a kind of signal we list. Choose kinds from the list. ` +
+				`<a href="/?tags=job&amp;country=atlantis&amp;page_size=abc">Show the feed without “nope”</a>`,
+			`id="f-country-error" class="error" role="alert">“atlantis” is not a country we list. Choose a country from the list. ` +
+				`<a href="/?tags=nope,job&amp;page_size=abc">Show the feed without it</a>`,
+			`id="f-error" class="error" role="alert">“abc” is not a page size. Page size must be a whole number from 1 to 50. ` +
+				`<a href="/?tags=nope,job&amp;country=atlantis">Show 20 signals a page</a>`,
+		} {
+			if !strings.Contains(string(body), want) {
+				t.Errorf("the page lacks %s", want)
+			}
+		}
+		_, md := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+		for _, want := range []string{"“nope” is not a kind", "“atlantis” is not a country", "“abc” is not a page size"} {
+			if !strings.Contains(strings.ReplaceAll(string(md), `\`, ""), want) {
+				t.Errorf("the Markdown lacks %q:\n%s", want, md)
+			}
+		}
+	})
 	t.Run("the clearing link works", func(t *testing.T) {
 		_, body := ta.get("/?country=atlantis&tags=job&utm_source=x", "Authorization", "")
 		m := regexp.MustCompile(`role="alert">[^<]*<a href="([^"]*)"`).FindSubmatch(body)

@@ -111,12 +111,11 @@ func feedTitle(q model.ListQuery) string {
 
 // badFeed answers a feed whose filter holds a bad value with status 400:
 // a feed reader shows the status, and a person who opens the address
-// reads, in plain text, what is wrong, what is allowed and the feed's
-// address without it. A client that prefers JSON gets the API's problem
+// reads, in plain text, what is wrong with each value, what is allowed and
+// the feed's address without it. A client that prefers JSON gets the API's problem
 // details.
 func (s *Site) badFeed(w http.ResponseWriter, r *http.Request, v url.Values, err error) {
-	f, ok := failure.As(err)
-	if !ok || prefersJSON(r) {
+	if _, ok := failure.As(err); !ok || prefersJSON(r) {
 		s.cfg.Problems.Write(w, r, err)
 		return
 	}
@@ -125,10 +124,15 @@ func (s *Site) badFeed(w http.ResponseWriter, r *http.Request, v url.Values, err
 		s.cfg.Problems.Write(w, r, fmt.Errorf("web: countries: %w", cerr))
 		return
 	}
-	bad := explain(f, r.URL.Path, v, model.FilterParams, countries)
+	parse := func(v url.Values) error { _, err := api.ParseListQuery(v); return err }
+	bad := explainAll(err, parse, r.URL.Path, v, model.FilterParams, countries)
+	if len(bad) == 0 {
+		s.cfg.Problems.Write(w, r, err) // a failure of no parameter the feed uses
+		return
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
-	write(w, r, http.StatusBadRequest, []byte(bad.text(s.base)))
+	write(w, r, http.StatusBadRequest, []byte(badText(bad, s.base)))
 }

@@ -48,7 +48,8 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 	}
 	q, err := api.ParseListQuery(v)
 	if err != nil {
-		s.badListing(w, r, format, listing{heading: "Public feed", path: "/", lede: homeLede}, v, err)
+		parse := func(v url.Values) error { _, err := api.ParseListQuery(v); return err }
+		s.badListing(w, r, format, listing{heading: "Public feed", path: "/", lede: homeLede}, v, err, parse)
 		return
 	}
 	s.serveListing(w, r, format, listing{heading: "Public feed", path: "/", query: q, lede: homeLede})
@@ -59,42 +60,47 @@ const homeLede = "Curated AI signals — jobs, funding, launches, feedback, phys
 
 // badListing answers a feed view (the public feed or a hub) whose
 // parameters v hold a bad value, with status 400: in HTML, the view itself
-// with the explanation (next to its field in the public feed's filter
-// form, which holds what was sent) and no signal listed; in Markdown, the
-// explanation with its choices and the clearing link. A client that
-// prefers JSON gets the API's problem details.
-func (s *Site) badListing(w http.ResponseWriter, r *http.Request, format string, l listing, v url.Values, err error) {
-	f, ok := failure.As(err)
-	if !ok || prefersJSON(r) {
+// with an explanation of each bad value (next to its field in the public
+// feed's filter form, which holds what was sent) and no signal listed; in
+// Markdown, the explanations with their choices and clearing links. err is
+// parse's failure on v. A client that prefers JSON gets the API's problem
+// details.
+func (s *Site) badListing(w http.ResponseWriter, r *http.Request, format string, l listing, v url.Values, err error, parse func(url.Values) error) {
+	if _, ok := failure.As(err); !ok || prefersJSON(r) {
 		s.Error(w, r, err)
 		return
 	}
 	ctx := r.Context()
-	countries, err := s.cfg.Store.PublicCountries(ctx)
-	if err != nil {
-		s.Error(w, r, fmt.Errorf("web: countries: %w", err))
+	countries, cerr := s.cfg.Store.PublicCountries(ctx)
+	if cerr != nil {
+		s.Error(w, r, fmt.Errorf("web: countries: %w", cerr))
 		return
 	}
 	order := feedParams
 	if l.hub != nil {
 		order = hubParams
 	}
-	bad := explain(f, l.path, v, order, countries)
+	bad := explainAll(err, parse, l.path, v, order, countries)
+	if len(bad) == 0 {
+		s.Error(w, r, err) // a failure of no parameter the page uses
+		return
+	}
+	title := badTitle(bad)
 	h := w.Header()
 	pageHeaders(h)
 	h.Set("Cache-Control", "no-store")
 	if format == Markdown {
-		writeMarkdown(w, r, http.StatusBadRequest, bad.markdown(s.base))
+		writeMarkdown(w, r, http.StatusBadRequest, badMarkdown(bad, s.base))
 		return
 	}
 	page := feedView{Heading: l.heading, Lede: l.lede, Status: "No signals are listed until the filter is corrected.", Invalid: true}
-	if bad.title() == "Page not valid" {
+	if title == "Page not valid" {
 		page.Status = "No signals are listed for this page."
 	}
 	section := "/"
 	if l.hub != nil {
-		// A hub's filter is fixed: the explanation stands above the list.
-		section, page.Problem = "/hubs", bad
+		// A hub's filter is fixed: the explanations stand above the list.
+		section, page.Problems = "/hubs", bad
 		page.Fixed = strings.Join(filterSummary(l.query), "; ")
 		page.Browse = "/?" + model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
 	} else {
@@ -114,15 +120,20 @@ func (s *Site) badListing(w http.ResponseWriter, r *http.Request, format string,
 		q.Languages = known(v["language"], model.Languages)
 		q.Countries = known(v["country"], model.Countries)
 		fv := newFormView(q, countries)
-		if bad.Param != "observed_after" {
-			fv.ObservedAfter = v.Get("observed_after")
-		}
+		fv.ObservedAfter = v.Get("observed_after")
 		fv.Filtered = len(v) > 0
-		switch bad.Param {
-		case "tags", "sources", "language", "country", "q":
-			fv.FieldErrors = map[string]*badValue{bad.Param: bad}
-		default:
-			fv.Error = bad
+		fv.FieldErrors = map[string]*badValue{}
+		for _, b := range bad {
+			switch b.Param {
+			case "tags", "sources", "language", "country", "q":
+				fv.FieldErrors[b.Param] = b
+			case "observed_after":
+				// The form would send it again.
+				fv.ObservedAfter = ""
+				fallthrough
+			default:
+				fv.Errors = append(fv.Errors, b)
+			}
 		}
 		var form bytes.Buffer
 		if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
@@ -131,7 +142,7 @@ func (s *Site) badListing(w http.ResponseWriter, r *http.Request, format string,
 		}
 		page.Form = template.HTML(form.String())
 	}
-	body, err := s.render(r, "feed", view{Title: bad.title(), Description: l.lede, Section: section, NoIndex: true, Content: page})
+	body, err := s.render(r, "feed", view{Title: title, Description: l.lede, Section: section, NoIndex: true, Content: page})
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -154,17 +165,21 @@ func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 	}
 	l := listing{heading: hub.Title, lede: hub.Description, path: "/hubs/" + hub.Slug, query: q, hub: &hub}
 	v := withoutBlank(usedParams(r.URL.RawQuery, hubParams))
-	paging, err := api.ParseListQuery(v)
-	if err == nil {
-		q.Page, q.PageSize = paging.Page, paging.PageSize
+	paging := func(v url.Values) (model.ListQuery, error) {
+		paging, err := api.ParseListQuery(v)
+		if err != nil {
+			return q, err
+		}
+		p := q
+		p.Page, p.PageSize = paging.Page, paging.PageSize
 		// A hub's filter may hold q: its pages reach as deep as the feed's.
-		err = q.CheckDepth()
+		return p, p.CheckDepth()
 	}
-	if err != nil {
-		s.badListing(w, r, format, l, v, err)
+	if l.query, err = paging(v); err != nil {
+		l.query = q
+		s.badListing(w, r, format, l, v, err, func(v url.Values) error { _, err := paging(v); return err })
 		return
 	}
-	l.query = q
 	s.serveListing(w, r, format, l)
 }
 
@@ -380,9 +395,9 @@ type feedView struct {
 	Prev, Next string
 	Page       int
 	// Invalid marks a page whose parameters did not validate: the form
-	// says why, or Problem does on a hub's page, and nothing is listed.
-	Invalid bool
-	Problem *badValue
+	// says why, or Problems do on a hub's page, and nothing is listed.
+	Invalid  bool
+	Problems []*badValue
 	// PastEnd marks a page beyond the last one that has signals; LastPage
 	// is that page (0 when the view has none), and Back leads to it, or to
 	// the first page.
@@ -406,11 +421,11 @@ type formView struct {
 	Tags, Sources, Languages, Countries []option
 	Q, ObservedAfter                    string
 	Filtered                            bool
-	// FieldErrors explains, by parameter, a field's bad value; Error
-	// explains that of a parameter without a field (page, page_size,
-	// observed_after).
+	// FieldErrors explains, by parameter, a field's bad value; Errors
+	// explain those of the parameters without a field (observed_after,
+	// page_size, page).
 	FieldErrors map[string]*badValue
-	Error       *badValue
+	Errors      []*badValue
 }
 
 func newFormView(q model.ListQuery, countries []string) *formView {

@@ -115,46 +115,89 @@ type badValue struct {
 	Clear, ClearText string
 }
 
-// title heads a page that explains b.
-func (b *badValue) title() string {
-	switch b.Param {
-	case "page", "page_size":
-		return "Page not valid"
-	}
-	return "Filter not valid"
-}
-
-// text writes the explanation for a reader without the filter form: the
-// choices spelled out, and the clearing link absolute from base.
-func (b *badValue) text(base string) string {
-	rule := b.Rule
-	if len(b.Choices) > 0 {
-		names := make([]string, len(b.Choices))
-		for i, c := range b.Choices {
-			names[i] = c.Label + " (" + c.Value + ")"
+// badTitle heads a page that explains bad.
+func badTitle(bad []*badValue) string {
+	for _, b := range bad {
+		if b.Param != "page" && b.Param != "page_size" {
+			return "Filter not valid"
 		}
-		rule = "Choose from: " + strings.Join(names, ", ") + "."
 	}
-	return b.Given + " " + rule + "\n\n" + b.ClearText + ": " + base + b.Clear + "\n"
+	return "Page not valid"
 }
 
-// markdown writes the explanation as a Markdown document; the value given
-// is escaped, since it comes from whoever wrote the link.
-func (b *badValue) markdown(base string) []byte {
+// badText writes the explanations for a reader without the filter form:
+// the choices spelled out, and the clearing links absolute from base.
+func badText(bad []*badValue, base string) string {
 	var s strings.Builder
-	fmt.Fprintf(&s, "# %s\n\n%s %s\n", b.title(), mdText(b.Given), b.Rule)
-	if len(b.Choices) > 0 {
-		s.WriteString("\nChoices:")
-		for i, c := range b.Choices {
-			if i > 0 {
-				s.WriteString(",")
-			}
-			fmt.Fprintf(&s, " %s (`%s`)", c.Label, c.Value)
+	for i, b := range bad {
+		if i > 0 {
+			s.WriteString("\n")
 		}
-		s.WriteString(".\n")
+		rule := b.Rule
+		if len(b.Choices) > 0 {
+			names := make([]string, len(b.Choices))
+			for i, c := range b.Choices {
+				names[i] = c.Label + " (" + c.Value + ")"
+			}
+			rule = "Choose from: " + strings.Join(names, ", ") + "."
+		}
+		fmt.Fprintf(&s, "%s %s\n%s: %s%s\n", b.Given, rule, b.ClearText, base, b.Clear)
 	}
-	fmt.Fprintf(&s, "\n%s: <%s>\n", b.ClearText, model.SafeURL(base+b.Clear))
+	return s.String()
+}
+
+// badMarkdown writes the explanations as a Markdown document; each value
+// given is escaped, since it comes from whoever wrote the link.
+func badMarkdown(bad []*badValue, base string) []byte {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# %s\n", badTitle(bad))
+	for _, b := range bad {
+		fmt.Fprintf(&s, "\n%s %s\n", mdText(b.Given), b.Rule)
+		if len(b.Choices) > 0 {
+			s.WriteString("\nChoices:")
+			for i, c := range b.Choices {
+				if i > 0 {
+					s.WriteString(",")
+				}
+				fmt.Fprintf(&s, " %s (`%s`)", c.Label, c.Value)
+			}
+			s.WriteString(".\n")
+		}
+		fmt.Fprintf(&s, "\n%s: <%s>\n", b.ClearText, model.SafeURL(base+b.Clear))
+	}
 	return []byte(s.String())
+}
+
+// explainAll explains every bad value of v, the used parameters of the
+// page at path, in order: parse's failure err is explained, its parameter
+// set aside and v parsed again, until it parses. Each clearing link drops
+// only its own value.
+func explainAll(err error, parse func(url.Values) error, path string, v url.Values, order, countries []string) []*badValue {
+	var bad []*badValue
+	rest := v
+	for range order {
+		f, ok := failure.As(err)
+		if !ok || len(rest[f.Param]) == 0 {
+			break
+		}
+		bad = append(bad, explain(f, path, v, order, countries))
+		rest = without(rest, f.Param)
+		if err = parse(rest); err == nil {
+			break
+		}
+	}
+	return bad
+}
+
+// without is v less one parameter.
+func without(v url.Values, name string) url.Values {
+	out := url.Values{}
+	for n, values := range v {
+		if n != name {
+			out[n] = values
+		}
+	}
+	return out
 }
 
 // explain turns the failure of a page's parameter into words, for the page
@@ -163,12 +206,7 @@ func (b *badValue) markdown(base string) []byte {
 func explain(f *failure.Error, path string, v url.Values, order []string, countries []string) *badValue {
 	given := v[f.Param]
 	b := &badValue{Param: f.Param, ClearText: "Show the feed without it"}
-	rest := url.Values{}
-	for name, values := range v {
-		if name != f.Param {
-			rest[name] = values
-		}
-	}
+	rest := without(v, f.Param)
 	switch f.Param {
 	case "tags", "sources":
 		allowed, labels, one, many := model.Tags, tagLabels, "a kind of signal", "kinds of signal"

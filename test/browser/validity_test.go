@@ -58,6 +58,7 @@ func TestHTMLIsValid(t *testing.T) {
 	}
 	for name, path := range map[string]string{
 		"feed": "/", "feed-filtered": "/?tags=funding&country=france", "feed-bad-filter": "/?page_size=99",
+		"feed-bad-values": "/?country=atlantis&tags=nope,funding&observed_after=yesterday&utm_source=newsletter", "hub-bad-page": "/hubs/funding?page=0",
 		"feed-past-the-end": "/?page=999", "hubs": "/hubs", "hub": "/hubs/funding", "articles": "/articles",
 		"article": "/articles/welcome", "about": "/about", "contact": "/contact", "developers": "/developers",
 		"developers-api": "/developers/api", "developers-mcp": "/developers/mcp", "developers-errors": "/developers/errors",
