@@ -43,6 +43,7 @@ func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
 		{"/articles/hello", "/articles/hello"},
 		{"/about", "/about"},
 		{"/contact", "/contact"},
+		{"/privacy", "/privacy"},
 		{"/developers", "/developers"},
 		{"/developers/api", "/developers/api"},
 		{"/developers/mcp", "/developers/mcp"},

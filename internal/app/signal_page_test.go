@@ -129,8 +129,9 @@ func TestFeedsLinkSignalPages(t *testing.T) {
 }
 
 // A signal's page leads back to the feed view the reader came from: the
-// feed's links name it in from, which the page checks as strictly as the
-// feed checks its own query; its canonical address leaves it out.
+// feed's links name it in from, which the page reads as the feed reads its
+// own query (a shared link's tracking parameters left out); its canonical
+// address leaves it out.
 func TestSignalPageWayBack(t *testing.T) {
 	ta := newSiteApp(t)
 	_, body := ta.get("/?tags=job&country=france", "Authorization", "")
@@ -147,6 +148,8 @@ func TestSignalPageWayBack(t *testing.T) {
 		{"/?country=france&tags=job&page_size=5&page=2", "/?tags=job&amp;country=france&amp;page_size=5&amp;page=2", "Back to the feed: kind Job; country France"},
 		{"/hubs/jobs?page=2", "/hubs/jobs?page=2", "Back to Jobs"},
 		{"/hubs/jobs?tags=funding", "/hubs/jobs", "Back to Jobs"},
+		{"/?utm_source=newsletter&tags=job&fbclid=IwAR0", "/?tags=job", "Back to the feed: kind Job"},
+		{"/hubs/jobs?ref=hn&page=2", "/hubs/jobs?page=2", "Back to Jobs"},
 		{"", "/", "Back to the feed"},
 		{"https://evil.example/?tags=job", "/", "Back to the feed"},
 		{"//evil.example/", "/", "Back to the feed"},

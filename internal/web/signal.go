@@ -183,9 +183,10 @@ func oneLine(s string) string {
 
 // backTo returns the way back from a signal's page: the public feed or the
 // hub that from names, with its filter and page, and a label naming it; the
-// public feed when from is empty or names anything else. from is checked
-// as strictly as the feed checks its query, so that the link can only lead
-// to a feed view of this site.
+// public feed when from is empty or names anything else. from is read as
+// the feed reads its query (parameters it does not use are left out), so
+// that the link can only lead to a clean address of a feed view of this
+// site.
 func (s *Site) backTo(ctx context.Context, from string) (href, label, filter string, err error) {
 	href, label = "/", "Back to the feed"
 	u, perr := url.Parse(from)
@@ -194,7 +195,7 @@ func (s *Site) backTo(ctx context.Context, from string) (href, label, filter str
 	}
 	switch slug, isHub := strings.CutPrefix(u.Path, "/hubs/"); {
 	case u.Path == "/":
-		q, perr := api.ParseListQuery(u.Query())
+		q, perr := api.ParseListQuery(withoutBlank(usedParams(u.RawQuery, feedParams)))
 		if perr != nil {
 			return href, label, "", nil
 		}
@@ -210,13 +211,7 @@ func (s *Site) backTo(ctx context.Context, from string) (href, label, filter str
 		if herr != nil {
 			return "", "", "", herr
 		}
-		paging := url.Values{}
-		for _, name := range hubParams {
-			if x, ok := u.Query()[name]; ok {
-				paging[name] = x
-			}
-		}
-		q, perr := api.ParseListQuery(paging)
+		q, perr := api.ParseListQuery(withoutBlank(usedParams(u.RawQuery, hubParams)))
 		if perr != nil {
 			q = model.ListQuery{Page: 1}
 		}
