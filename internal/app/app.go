@@ -187,7 +187,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	session := func(h http.Handler) http.Handler { return a.sessions.Load(h) }
 	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log,
 		ListTimeout: a.cfg.ListTimeout, Session: session, VectorModel: scorer.Model(),
-		RelatedCosine: relatedCosine(cfg.Search), ContactEmail: cfg.ContactEmail}); err != nil {
+		RelatedCosine: relatedCosine(cfg.Search), ContactEmail: cfg.ContactEmail,
+		Search: a.search, Usage: a.usage, Now: a.now}); err != nil {
 		st.Close()
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func TestRobotsTxt(t *testing.T) {
 		t.Errorf("Content-Type = %q", got)
 	}
 	for _, line := range []string{"User-agent: *", "Allow: /", "Disallow: /account", "Disallow: /oauth/",
-		"Disallow: /sign-in", "Disallow: /api/", "Sitemap: https://signals.example/sitemap.xml"} {
+		"Disallow: /sign-in", "Disallow: /search", "Disallow: /api/", "Sitemap: https://signals.example/sitemap.xml"} {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(line) + `$`).Match(body) {
 			t.Errorf("robots.txt lacks the line %q:\n%s", line, body)
 		}

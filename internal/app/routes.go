@@ -13,6 +13,7 @@ import (
 	"signals/internal/oauth"
 	"signals/internal/quota"
 	"signals/internal/session"
+	"signals/internal/web"
 )
 
 // routes is the whole route table of the service.
@@ -110,6 +111,10 @@ func (a *App) routes() http.Handler {
 	for _, rt := range a.site.Routes() {
 		mux.Handle(rt.Pattern, rt.Handler)
 	}
+	// Semantic search for a signed-in person: the API's search service,
+	// spending the account's daily searches but not its requests, which
+	// count the API and MCP (CONTRACT §8); a visitor is told how to sign in.
+	mux.Handle(web.SearchPath, a.site.SearchPage())
 	// Any other path is a 404 page (problem details to a client that
 	// prefers JSON, Markdown to one that asks for it); unknown API paths
 	// stay JSON above, and /.well-known answers for itself.

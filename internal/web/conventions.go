@@ -30,9 +30,9 @@ const (
 const MarkdownSuffix = ".md"
 
 // robotsDisallowed are the paths crawlers are asked to leave alone: the
-// private area, sign-in and OAuth pages, and what only programs with a
-// credential use.
-var robotsDisallowed = []string{"/account", "/oauth/", "/sign-in", "/sign-out", "/api/", "/mcp"}
+// private area, sign-in and OAuth pages, semantic search (personal, and
+// no page to index), and what only programs with a credential use.
+var robotsDisallowed = []string{"/account", "/oauth/", "/sign-in", "/sign-out", SearchPath, "/api/", "/mcp"}
 
 // robots serves /robots.txt (RFC 9309): the public site is open to
 // crawlers, the rest is not, and the sitemap lists the pages.

@@ -102,7 +102,12 @@ func parseLayouts() (layouts, error) {
 		return nil, err
 	}
 	out["form"] = form
-	for _, name := range []string{"feed", "doc", "cards", "error", "page", "signal"} {
+	box, err := template.ParseFS(templateFiles, "templates/searchbox.html")
+	if err != nil {
+		return nil, err
+	}
+	out["searchbox"] = box
+	for _, name := range []string{"feed", "doc", "cards", "error", "page", "signal", "search"} {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
 		if err != nil {
 			return nil, err

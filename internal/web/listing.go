@@ -273,6 +273,10 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 			s.Error(w, r, err)
 			return
 		}
+		if fv.SearchBox, err = s.searchBox(r, l.query); err != nil {
+			s.Error(w, r, err)
+			return
+		}
 		if filter := model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q}); filter != "" {
 			for i := range alternates {
 				alternates[i].Href += "?" + filter
@@ -385,7 +389,9 @@ func pageURL(l listing, page int) string {
 // feedView is the content of a feed page.
 type feedView struct {
 	Heading, Lede string
-	Form          template.HTML
+	// SearchBox leads to semantic search (search.go); Form filters.
+	SearchBox template.HTML
+	Form      template.HTML
 	// Fixed describes a hub's filter; Browse opens it on the public feed.
 	Fixed, Browse string
 	Status        string

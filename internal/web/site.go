@@ -59,6 +59,12 @@ type Config struct {
 	// ContactEmail is the operator's address, which /contact shows as a
 	// mailto: link when no contact article is imported; "" is none.
 	ContactEmail string
+	// Search runs the semantic searches of /search, and Usage reads how
+	// many of them an account has left (SearchPage).
+	Search Searcher
+	Usage  UsageReader
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
 }
 
 // Site serves the website.
@@ -104,6 +110,14 @@ func New(cfg Config) (*Site, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// now is the site's clock.
+func (s *Site) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return time.Now()
 }
 
 // Route is one entry of the route table.

@@ -64,6 +64,7 @@ func TestHTMLIsValid(t *testing.T) {
 		"developers-api": "/developers/api", "developers-mcp": "/developers/mcp", "developers-errors": "/developers/errors",
 		"not-found": "/nothing", "signal": "/signals/" + url.PathEscape("tf-2026-11-0023"), "sign-in": "/sign-in",
 		"sign-in-link-gone": "/sign-in/confirm?token=short", "privacy": "/privacy", "feed-empty": "/?tags=funding&q=zzzz+qqqq",
+		"search-signed-out": "/search?query=robots+raising+money",
 	} {
 		get(name, path)
 	}
@@ -89,6 +90,11 @@ func TestHTMLIsValid(t *testing.T) {
 	}
 	save("account-new-key", resp)
 	get("account", "/account")
+	get("search", "/search?query="+url.QueryEscape("humanoid robot teleoperation"))
+	get("search-invalid", "/search?query=robots&country=atlantis")
+	if !strings.Contains(pages["search"], "Relevance") {
+		t.Fatalf("the signed-in search shows no match:\n%s", pages["search"])
+	}
 	if !strings.Contains(pages["account"], "Your account") || !strings.Contains(pages["account-new-key"], "sig_") {
 		t.Fatalf("the sign-in did not reach the account area:\n%s", pages["account"])
 	}
