@@ -153,3 +153,29 @@ func TestEmptyFeedSuggests(t *testing.T) {
 		t.Errorf("an empty site:\n%s", body)
 	}
 }
+
+// TestEmptyHubLeadsToTheFeed checks that a hub with nothing public says so
+// once and leads to the whole feed, whose filter a reader can change.
+func TestEmptyHubLeadsToTheFeed(t *testing.T) {
+	ta := newSiteApp(t)
+	hub := model.Hub{Slug: "nothing", Title: "Nothing", Description: "Never matches.", Filter: "q=zzqqxxnotaword"}
+	if err := ta.Store().CreateHub(context.Background(), hub); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := ta.get("/hubs/nothing", "Authorization", "")
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d", resp.StatusCode)
+	}
+	if !bytes.Contains(body, []byte(`No public signal is in this hub yet. <a href="/">Browse the whole public feed</a>.`)) {
+		t.Errorf("the empty hub does not lead to the feed:\n%s", body)
+	}
+	for _, bad := range []string{"No signals.", "No public signal matches these filters."} {
+		if bytes.Contains(body, []byte(bad)) {
+			t.Errorf("the empty hub says %q", bad)
+		}
+	}
+	_, md := ta.get("/hubs/nothing", "Authorization", "", "Accept", "text/markdown")
+	if !bytes.Contains(md, []byte("No public signal is in this hub yet. Browse the whole public feed: <https://signals.example/>.\n")) {
+		t.Errorf("the empty hub's Markdown does not lead to the feed:\n%s", md)
+	}
+}

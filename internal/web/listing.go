@@ -263,9 +263,14 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	if more {
 		fv.Next = pageURL(l, l.query.Page+1)
 	}
-	if len(signals) == 0 && l.query.Page == 1 && l.hub == nil {
-		_, signedIn := session.FromContext(ctx)
-		fv.Empty, fv.Status = suggest(l.query, signedIn), ""
+	if len(signals) == 0 && l.query.Page == 1 {
+		if l.hub == nil {
+			_, signedIn := session.FromContext(ctx)
+			fv.Empty = suggest(l.query, signedIn)
+		} else {
+			fv.HubEmpty = true
+		}
+		fv.Status = ""
 	}
 	alternates := feedLinks(strings.TrimSuffix(l.path, "/"))
 	if l.hub == nil {
@@ -411,8 +416,10 @@ type feedView struct {
 	LastPage int
 	Back     string
 	// Empty suggests what to try when the first page of the public feed
-	// lists nothing.
-	Empty *emptyView
+	// lists nothing; HubEmpty marks a hub whose first page lists nothing,
+	// whose filter a reader cannot change, so it leads to the whole feed.
+	Empty    *emptyView
+	HubEmpty bool
 }
 
 // option is one choice of the filter form.

@@ -101,6 +101,8 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool, las
 	case len(signals) > 0 || last >= 0:
 	case l.hub == nil && l.query.Page == 1:
 		b = s.appendSuggestions(b, suggest(l.query, false))
+	case l.query.Page == 1:
+		b = fmt.Appendf(b, "\nNo public signal is in this hub yet. Browse the whole public feed: <%s>.\n", s.absolute("/"))
 	default:
 		b = append(b, "\nNo public signal matches this filter.\n"...)
 	}
