@@ -17,12 +17,13 @@ import (
 	"strings"
 	"time"
 
+	"signals/internal/consent"
 	"signals/internal/failure"
+	"signals/internal/layout"
 	"signals/internal/mail"
 	"signals/internal/model"
 	"signals/internal/session"
 	"signals/internal/store"
-	"signals/internal/web"
 )
 
 // Store is what the pages read and change.
@@ -35,19 +36,10 @@ type Store interface {
 	Usage(ctx context.Context, accountID int64, now time.Time) (model.Usage, error)
 }
 
-// Connection is an app connected to an account with OAuth.
-type Connection struct {
-	ID          string
-	ClientName  string
-	Scopes      []string
-	ConnectedAt time.Time
-	LastUsed    *time.Time
-}
-
 // Connections lists and ends an account's OAuth connections; the OAuth
 // server provides it.
 type Connections interface {
-	Connections(ctx context.Context, accountID int64) ([]Connection, error)
+	Connections(ctx context.Context, accountID int64) ([]consent.Connection, error)
 	// Disconnect revokes the connection's tokens at once; ErrNotFound
 	// if the account has no such connection.
 	Disconnect(ctx context.Context, accountID int64, id string) error
@@ -61,7 +53,7 @@ type Connections interface {
 // renders their failures; the website (web.Site) provides it.
 type Layout interface {
 	// WritePrivate writes a personal page with status.
-	WritePrivate(w http.ResponseWriter, r *http.Request, status int, p web.Page)
+	WritePrivate(w http.ResponseWriter, r *http.Request, status int, p layout.Page)
 	// PrivateError writes the error page of err, whose status and code
 	// come from its failure code, under the heading title ("" for the
 	// code's title).
@@ -194,7 +186,7 @@ func formError(err error) *failure.Error {
 func private(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", web.PrivateReferrerPolicy)
+	h.Set("Referrer-Policy", layout.PrivateReferrerPolicy)
 }
 
 // sections mark the navigation entry of each page.
@@ -214,7 +206,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 		p.internal(w, r, err)
 		return
 	}
-	p.cfg.Layout.WritePrivate(w, r, status, web.Page{Title: v.Title, Section: sections[name],
+	p.cfg.Layout.WritePrivate(w, r, status, layout.Page{Title: v.Title, Section: sections[name],
 		Body: template.HTML(body), FormAction: v.formAction})
 }
 

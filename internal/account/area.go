@@ -13,11 +13,11 @@ import (
 
 	"signals/internal/auth"
 	"signals/internal/failure"
+	"signals/internal/label"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/session"
 	"signals/internal/store"
-	"signals/internal/web"
 )
 
 // maxKeys bounds the keys one account holds at once.
@@ -224,12 +224,12 @@ func (p *Pages) fillInterests(ctx context.Context, accountID int64, r *http.Requ
 		v.Interests.Frequency = shown.Frequency
 	}
 	for _, t := range model.Tags {
-		v.Interests.Tags = append(v.Interests.Tags, option{t, web.TagLabel(t), slices.Contains(shown.Tags, t)})
+		v.Interests.Tags = append(v.Interests.Tags, option{t, label.Tag(t), slices.Contains(shown.Tags, t)})
 	}
 	for _, r := range model.Regions {
 		ro := regionOptions{Name: r.Name}
 		for _, c := range r.Countries {
-			o := option{c, web.CountryLabel(c), slices.Contains(shown.Countries, c)}
+			o := option{c, label.Country(c), slices.Contains(shown.Countries, c)}
 			ro.Open = ro.Open || o.Checked
 			ro.Countries = append(ro.Countries, o)
 		}
@@ -248,15 +248,15 @@ func summary(in model.Interests) string {
 		return strings.Join(out, ", ")
 	}
 	if len(in.Tags) > 0 {
-		parts = append(parts, "kinds: "+list(in.Tags, web.TagLabel))
+		parts = append(parts, "kinds: "+list(in.Tags, label.Tag))
 	}
 	if len(in.Countries) > 0 {
-		parts = append(parts, "countries: "+list(in.Countries, web.CountryLabel))
+		parts = append(parts, "countries: "+list(in.Countries, label.Country))
 	}
 	return strings.Join(parts, "; ")
 }
 
-func when(t time.Time) string { return web.TimeLabel(t) }
+func when(t time.Time) string { return label.Time(t) }
 
 func whenPtr(t *time.Time, none string) string {
 	if t == nil {

@@ -5,35 +5,13 @@ import (
 	"net/url"
 	"strings"
 
+	"signals/internal/consent"
 	"signals/internal/session"
 )
 
-// Consent is what the OAuth consent page shows and posts back.
-type Consent struct {
-	// ClientName is the client's registered name (third-party text,
-	// escaped like all page text).
-	ClientName string
-	// RedirectURI is where the answer is sent; the page names its host.
-	RedirectURI string
-	Scopes      []ConsentScope
-	// Action is the path the form posts to, with Fields hidden in it.
-	Action string
-	Fields []Field
-}
-
-// ConsentScope is one permission asked for, in plain words.
-type ConsentScope struct {
-	Name, Description string
-}
-
-// Field is a hidden form field.
-type Field struct {
-	Name, Value string
-}
-
 // consentView is the consent page's part of a view.
 type consentView struct {
-	Consent
+	consent.Consent
 	RedirectHost string
 	// Here is this page's own address, where signing in as someone else
 	// returns to.
@@ -43,7 +21,7 @@ type consentView struct {
 // Consent shows the OAuth consent page of DESIGN §10. The form may send
 // the browser on to the client's redirect URI, so that URI's origin is the
 // one other place the page's forms may lead to.
-func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c Consent) {
+func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c consent.Consent) {
 	u, err := url.Parse(c.RedirectURI)
 	if err != nil || u.Host == "" {
 		p.fail(w, r, "This app's request is not valid", invalid("redirect_uri", "The redirect URI is not valid."))

@@ -26,12 +26,12 @@ import (
 	"time"
 
 	"signals/internal/auth"
+	"signals/internal/label"
 	"signals/internal/mail/smtptest"
 	"signals/internal/model"
 	"signals/internal/session"
 	"signals/internal/store"
 	"signals/internal/store/storetest"
-	"signals/internal/web"
 )
 
 // testConfig is the configuration of a test app: a fresh database, and
@@ -706,7 +706,7 @@ func TestKeysInTheAccount(t *testing.T) {
 	}
 	body = b.mustGet(t, "/account")
 	revokedRow := regexp.MustCompile(`<tr>\s*<td><bdi>laptop &lt;script&gt;</bdi></td><td data-label="Starts with"><code>[^<]+</code></td><td data-label="Created">[^<]+</td><td data-label="Revoked">` +
-		regexp.QuoteMeta(web.TimeLabel(*keys[i].RevokedAt)) + `</td>\s*</tr>`)
+		regexp.QuoteMeta(label.Time(*keys[i].RevokedAt)) + `</td>\s*</tr>`)
 	if !strings.Contains(body, "Revoked keys") || !revokedRow.MatchString(body) {
 		t.Errorf("the revoked key is not listed as revoked with its date:\n%s", body)
 	}

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strings"
 
-	"signals/internal/account"
 	"signals/internal/auth"
+	"signals/internal/consent"
 	"signals/internal/oauth"
 )
 
@@ -20,7 +20,7 @@ func (a *App) newOAuth() {
 // accountPages lends the account area's pages to the OAuth server.
 type accountPages struct{ a *App }
 
-func (p accountPages) Consent(w http.ResponseWriter, r *http.Request, c account.Consent) {
+func (p accountPages) Consent(w http.ResponseWriter, r *http.Request, c consent.Consent) {
 	p.a.account.Consent(w, r, c)
 }
 

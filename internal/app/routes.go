@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"signals/internal/api"
+	"signals/internal/consent"
 	"signals/internal/digest"
 	"signals/internal/failure"
 	"signals/internal/mcp"
@@ -90,7 +91,7 @@ func (a *App) routes() http.Handler {
 	// page (signed-in consent, its form refused cross-site); then the
 	// token, registration and revocation endpoints, which answer RFC 6749
 	// JSON to clients.
-	mux.Handle(oauth.ProtectedResourcePath, methods(map[string]http.Handler{
+	mux.Handle(consent.ProtectedResourcePath, methods(map[string]http.Handler{
 		http.MethodGet: http.HandlerFunc(a.oauth.ProtectedResource),
 	}))
 	mux.Handle(oauth.AuthorizationServerPath, methods(map[string]http.Handler{

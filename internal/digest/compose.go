@@ -9,9 +9,9 @@ import (
 	"text/template"
 	"unicode"
 
+	"signals/internal/label"
 	"signals/internal/mail"
 	"signals/internal/model"
-	"signals/internal/web"
 )
 
 // snippetChars bounds the text of each signal in a digest.
@@ -43,7 +43,7 @@ func (d Digest) Message() (mail.Message, error) {
 	items := make([]item, len(d.Signals))
 	for i, s := range d.Signals {
 		items[i] = item{
-			Tag: web.TagLabel(s.Tag), Country: countryLabel(s.Country),
+			Tag: label.Tag(s.Tag), Country: countryLabel(s.Country),
 			Author: clean(s.AuthorName, 200), Headline: clean(s.AuthorHeadline, 200),
 			Snippet: clean(s.Text, snippetChars), SourceURL: s.SourceURL,
 			Published: s.PublishedAt.Time().UTC().Format("2 Jan 2006"),
@@ -99,7 +99,7 @@ func describe(in model.Interests) string {
 	}
 	var parts []string
 	if len(in.Tags) > 0 {
-		parts = append(parts, "kinds: "+words(in.Tags, web.TagLabel))
+		parts = append(parts, "kinds: "+words(in.Tags, label.Tag))
 	}
 	if len(in.Countries) > 0 {
 		parts = append(parts, "countries: "+words(in.Countries, countryLabel))
@@ -113,7 +113,7 @@ func countryLabel(key string) string {
 	if key == "" {
 		return ""
 	}
-	return web.CountryLabel(key)
+	return label.Country(key)
 }
 
 // clean folds whitespace and drops control and format characters (a line

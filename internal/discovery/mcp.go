@@ -2,8 +2,8 @@ package discovery
 
 import (
 	"signals/internal/api"
+	"signals/internal/consent"
 	"signals/internal/model"
-	"signals/internal/oauth"
 )
 
 // Tool is one MCP tool of the service, by name and title.
@@ -86,9 +86,9 @@ func MCPMetadata(base string) []byte {
 	m.Auth.Note = "Create a key at " + base + AccountPath + " after signing in with a verified email; keep it in a " +
 		"private environment variable, never in a URL, repository or client-side application. The client must " +
 		"support custom authorization headers, or use OAuth."
-	m.Auth.OAuth.ProtectedResourceMetadata = base + oauth.ProtectedResourcePath
+	m.Auth.OAuth.ProtectedResourceMetadata = base + consent.ProtectedResourcePath
 	m.Auth.OAuth.AuthorizationServer = base
-	m.Auth.OAuth.Scopes = oauth.Scopes
+	m.Auth.OAuth.Scopes = consent.Scopes
 	m.Auth.OAuth.Note = "Instead of a key, MCP clients that support OAuth 2.1 (authorization code with PKCE S256, " +
 		"dynamic client registration) connect with the URL alone: the person signs in by email and consents. " +
 		"signals:read allows list_signals and get_signal, signals:search allows search_signals; access tokens go " +

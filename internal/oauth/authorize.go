@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"slices"
 
-	"signals/internal/account"
+	"signals/internal/consent"
 	"signals/internal/failure"
 	"signals/internal/session"
 	"signals/internal/store"
@@ -15,8 +15,8 @@ import (
 
 // scopeWords say what each scope allows, in plain words.
 var scopeWords = map[string]string{
-	ScopeRead:   "List public signals and read them",
-	ScopeSearch: "Search signals by meaning (counts against your daily searches)",
+	consent.ScopeRead:   "List public signals and read them",
+	consent.ScopeSearch: "Search signals by meaning (counts against your daily searches)",
 }
 
 // check validates an authorization request and its client. Until it
@@ -58,18 +58,18 @@ func (s *Server) Authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	session.Require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		scopes := make([]account.ConsentScope, 0, len(a.Scopes))
+		scopes := make([]consent.Scope, 0, len(a.Scopes))
 		for _, sc := range a.Scopes {
-			scopes = append(scopes, account.ConsentScope{Name: sc, Description: scopeWords[sc]})
+			scopes = append(scopes, consent.Scope{Name: sc, Description: scopeWords[sc]})
 		}
-		var fields []account.Field
+		var fields []consent.Field
 		values := a.Values()
 		for _, name := range authorizeParams {
 			if values.Has(name) {
-				fields = append(fields, account.Field{Name: name, Value: values.Get(name)})
+				fields = append(fields, consent.Field{Name: name, Value: values.Get(name)})
 			}
 		}
-		s.cfg.Pages.Consent(w, r, account.Consent{ClientName: displayName(c.Name), RedirectURI: a.RedirectURI,
+		s.cfg.Pages.Consent(w, r, consent.Consent{ClientName: displayName(c.Name), RedirectURI: a.RedirectURI,
 			Scopes: scopes, Action: AuthorizePath, Fields: fields})
 	})).ServeHTTP(w, r)
 }

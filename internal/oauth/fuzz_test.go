@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"net/url"
+	"signals/internal/consent"
 	"slices"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func FuzzParseAuthorize(f *testing.F) {
 			t.Fatalf("accepted %q as %+v", raw, a)
 		}
 		for _, s := range a.Scopes {
-			if !slices.Contains(Scopes, s) {
+			if !slices.Contains(consent.Scopes, s) {
 				t.Fatalf("accepted scope %q", s)
 			}
 		}

@@ -3,6 +3,7 @@ package oauth
 import (
 	"encoding/json"
 	"net/http"
+	"signals/internal/consent"
 )
 
 // ProtectedResourceMetadata is the RFC 9728 §2 document of /mcp.
@@ -44,7 +45,7 @@ func (s *Server) ProtectedResourceMetadata() ProtectedResourceMetadata {
 	return ProtectedResourceMetadata{
 		Resource:               s.resource,
 		AuthorizationServers:   []string{s.issuer},
-		ScopesSupported:        Scopes,
+		ScopesSupported:        consent.Scopes,
 		BearerMethodsSupported: []string{"header"},
 		ResourceName:           "Signals MCP server",
 		ResourceDocumentation:  s.issuer + "/developers/mcp",
@@ -60,7 +61,7 @@ func (s *Server) ServerMetadata() ServerMetadata {
 		TokenEndpoint:                              s.issuer + TokenPath,
 		RegistrationEndpoint:                       s.issuer + RegisterPath,
 		RevocationEndpoint:                         s.issuer + RevokePath,
-		ScopesSupported:                            Scopes,
+		ScopesSupported:                            consent.Scopes,
 		ResponseTypesSupported:                     []string{"code"},
 		ResponseModesSupported:                     []string{"query"},
 		GrantTypesSupported:                        []string{GrantAuthorizationCode, GrantRefreshToken},

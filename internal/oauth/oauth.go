@@ -21,8 +21,8 @@ import (
 	"sync"
 	"time"
 
-	"signals/internal/account"
 	"signals/internal/auth"
+	"signals/internal/consent"
 	"signals/internal/failure"
 	"signals/internal/store"
 	"signals/internal/throttle"
@@ -30,7 +30,6 @@ import (
 
 // Paths of the authorization server and of the metadata documents.
 const (
-	ProtectedResourcePath   = "/.well-known/oauth-protected-resource/mcp"
 	AuthorizationServerPath = "/.well-known/oauth-authorization-server"
 	AuthorizePath           = "/oauth/authorize"
 	TokenPath               = "/oauth/token"
@@ -64,7 +63,7 @@ const (
 // Pages renders the HTML pages of the authorization endpoint.
 type Pages interface {
 	// Consent shows the consent page.
-	Consent(w http.ResponseWriter, r *http.Request, c account.Consent)
+	Consent(w http.ResponseWriter, r *http.Request, c consent.Consent)
 	// Fail shows the error page of err under the heading title: its
 	// status and code are those of err's failure code, and any other
 	// error is an internal_error.
@@ -166,14 +165,14 @@ func (s *Server) touch(ctx context.Context, grantID string) {
 }
 
 // Connections lists the account's connections for the account area.
-func (s *Server) Connections(ctx context.Context, accountID int64) ([]account.Connection, error) {
+func (s *Server) Connections(ctx context.Context, accountID int64) ([]consent.Connection, error) {
 	grants, err := s.cfg.Store.OAuthGrants(ctx, accountID, s.cfg.Now())
 	if err != nil {
 		return nil, err
 	}
-	out := make([]account.Connection, 0, len(grants))
+	out := make([]consent.Connection, 0, len(grants))
 	for _, g := range grants {
-		out = append(out, account.Connection{ID: g.ID, ClientName: displayName(g.ClientName),
+		out = append(out, consent.Connection{ID: g.ID, ClientName: displayName(g.ClientName),
 			Scopes: g.Scopes, ConnectedAt: g.CreatedAt, LastUsed: g.LastUsed})
 	}
 	return out, nil

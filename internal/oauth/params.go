@@ -5,19 +5,11 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"signals/internal/consent"
 	"slices"
 	"strings"
 	"unicode/utf8"
 )
-
-// Scopes.
-const (
-	ScopeRead   = "signals:read"
-	ScopeSearch = "signals:search"
-)
-
-// Scopes are every scope, in the order they are shown and granted.
-var Scopes = []string{ScopeRead, ScopeSearch}
 
 // Bounds on parameters; anything longer is refused before it is stored.
 const (
@@ -130,27 +122,27 @@ func ParseAuthorize(q url.Values, resource string) (AuthorizeRequest, *Error) {
 }
 
 // ParseScope reads a space-separated scope list: known scopes only,
-// returned once each in the order of Scopes. No scope parameter means
+// returned once each in the order of consent.Scopes. No scope parameter means
 // every scope; an empty one is an error.
 func ParseScope(s string, given bool) ([]string, *Error) {
 	if !given {
-		return slices.Clone(Scopes), nil
+		return slices.Clone(consent.Scopes), nil
 	}
 	var out []string
 	for f := range strings.SplitSeq(s, " ") {
 		if f == "" {
 			continue
 		}
-		if !slices.Contains(Scopes, f) {
-			return nil, fail(ErrInvalidScope, "unknown scope "+quote(f)+"; the scopes are "+strings.Join(Scopes, " "))
+		if !slices.Contains(consent.Scopes, f) {
+			return nil, fail(ErrInvalidScope, "unknown scope "+quote(f)+"; the scopes are "+strings.Join(consent.Scopes, " "))
 		}
 		out = append(out, f)
 	}
 	if len(out) == 0 {
-		return nil, fail(ErrInvalidScope, "scope is empty; the scopes are "+strings.Join(Scopes, " "))
+		return nil, fail(ErrInvalidScope, "scope is empty; the scopes are "+strings.Join(consent.Scopes, " "))
 	}
 	var ordered []string
-	for _, s := range Scopes {
+	for _, s := range consent.Scopes {
 		if slices.Contains(out, s) {
 			ordered = append(ordered, s)
 		}
@@ -167,7 +159,7 @@ type TokenRequest struct {
 	Verifier     string
 	RefreshToken string
 	Resource     string
-	// Scopes is nil unless a refresh asked for fewer scopes.
+	// consent.Scopes is nil unless a refresh asked for fewer scopes.
 	Scopes []string
 }
 
@@ -281,7 +273,7 @@ func ParseRegistration(body []byte) (ClientMetadata, *Error) {
 	}
 	if len(r.Scope) > maxRegisteredScope {
 		return m, fail(ErrInvalidClientMeta, fmt.Sprintf("scope must be at most %d bytes; the scopes are %s",
-			maxRegisteredScope, strings.Join(Scopes, " ")))
+			maxRegisteredScope, strings.Join(consent.Scopes, " ")))
 	}
 	if r.Scope != "" {
 		if _, e := ParseScope(r.Scope, true); e != nil {

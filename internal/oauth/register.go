@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"signals/internal/auth"
+	"signals/internal/consent"
 	"signals/internal/store"
 	"signals/internal/throttle"
 )
@@ -72,5 +73,5 @@ func (s *Server) Register(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, RegistrationResponse{ClientID: c.ID, ClientIDIssuedAt: now.Unix(),
 		ClientName: c.Name, RedirectURIs: c.RedirectURIs,
 		GrantTypes: []string{GrantAuthorizationCode, GrantRefreshToken}, ResponseTypes: []string{"code"},
-		TokenEndpointAuthMethod: "none", Scope: ScopeRead + " " + ScopeSearch})
+		TokenEndpointAuthMethod: "none", Scope: consent.ScopeRead + " " + consent.ScopeSearch})
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"signals/internal/label"
 	"signals/internal/model"
 )
 
@@ -46,18 +47,18 @@ func suggest(q model.ListQuery, signedIn bool) *emptyView {
 		e.Clear = append(e.Clear, link{Href: href(c), Title: title})
 	}
 	for _, t := range q.Tags {
-		drop("kind "+TagLabel(t), func(c *model.ListQuery) { c.Tags = slices.DeleteFunc(c.Tags, func(x string) bool { return x == t }) })
+		drop("kind "+label.Tag(t), func(c *model.ListQuery) { c.Tags = slices.DeleteFunc(c.Tags, func(x string) bool { return x == t }) })
 	}
 	for _, s := range q.Sources {
-		drop("source "+label(sourceLabels, s), func(c *model.ListQuery) {
+		drop("source "+label.Source(s), func(c *model.ListQuery) {
 			c.Sources = slices.DeleteFunc(c.Sources, func(x string) bool { return x == s })
 		})
 	}
 	if len(q.Languages) > 0 {
-		drop("language "+label(languageLabels, q.Languages[0]), func(c *model.ListQuery) { c.Languages = nil })
+		drop("language "+label.Language(q.Languages[0]), func(c *model.ListQuery) { c.Languages = nil })
 	}
 	if len(q.Countries) > 0 {
-		drop("country "+CountryLabel(q.Countries[0]), func(c *model.ListQuery) { c.Countries = nil })
+		drop("country "+label.Country(q.Countries[0]), func(c *model.ListQuery) { c.Countries = nil })
 	}
 	if q.ObservedAfter != nil {
 		drop("collected after "+q.ObservedAfter.String(), func(c *model.ListQuery) { c.ObservedAfter = nil })

@@ -11,6 +11,7 @@ import (
 	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/feed"
+	"signals/internal/label"
 	"signals/internal/model"
 )
 
@@ -93,10 +94,10 @@ func feedTitle(q model.ListQuery) string {
 		}
 		parts = append(parts, strings.Join(out, ", "))
 	}
-	names(q.Tags, func(v string) string { return label(tagLabels, v) })
-	names(q.Sources, func(v string) string { return label(sourceLabels, v) })
-	names(q.Languages, func(v string) string { return label(languageLabels, v) })
-	names(q.Countries, CountryLabel)
+	names(q.Tags, label.Tag)
+	names(q.Sources, label.Source)
+	names(q.Languages, label.Language)
+	names(q.Countries, label.Country)
 	if q.Q != "" {
 		parts = append(parts, "“"+q.Q+"”")
 	}

@@ -5,59 +5,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"signals/internal/label"
 	"signals/internal/model"
 )
-
-// Labels of the filter values, as people read them.
-var (
-	tagLabels = map[string]string{
-		"job": "Job", "funding": "Funding", "product_launch": "Product launch",
-		"product_feedback": "Product feedback", "physical_ai": "Physical AI", "events": "Events", "other": "Other",
-	}
-	sourceLabels = map[string]string{
-		"professional_network": "Professional network", "microblog": "Microblog", "tech_forum": "Tech forum",
-	}
-	languageLabels = map[string]string{"en": "English", "fr": "French", "other": "Other languages"}
-)
-
-// TagLabel is the name people read for a kind of signal: "physical_ai" →
-// "Physical AI".
-func TagLabel(tag string) string { return label(tagLabels, tag) }
-
-func label(labels map[string]string, v string) string {
-	if l, ok := labels[v]; ok {
-		return l
-	}
-	return v
-}
-
-// countryNames are the names a country key cannot be turned into word by
-// word: their accents, apostrophes and hyphens.
-var countryNames = map[string]string{
-	"cote_d_ivoire":         "Côte d'Ivoire",
-	"guinea_bissau":         "Guinea-Bissau",
-	"timor_leste":           "Timor-Leste",
-	"sao_tome_and_principe": "São Tomé and Príncipe",
-}
-
-// CountryLabel turns a country key into its name: "united_states" →
-// "United States", "bosnia_and_herzegovina" → "Bosnia and Herzegovina",
-// "cote_d_ivoire" → "Côte d'Ivoire".
-func CountryLabel(key string) string {
-	if name, ok := countryNames[key]; ok {
-		return name
-	}
-	words := strings.Split(key, "_")
-	for i, w := range words {
-		switch {
-		case w == "":
-		case i > 0 && (w == "and" || w == "of" || w == "the" || w == "d"):
-		default:
-			words[i] = strings.ToUpper(w[:1]) + w[1:]
-		}
-	}
-	return strings.Join(words, " ")
-}
 
 // publishedLabel writes a publication time at the precision it is known to:
 // a signal published "in March 2026" is not shown as "1 March 2026, 00:00".
@@ -75,12 +25,8 @@ func publishedLabel(t model.Time, precision string) string {
 	case "hour":
 		return u.Format("2 January 2006, 15:00 UTC")
 	}
-	return TimeLabel(u)
+	return label.Time(u)
 }
-
-// TimeLabel writes a moment as every page shows one: to the minute, in UTC.
-// Seconds are for machines: <time datetime> and the API keep them.
-func TimeLabel(t time.Time) string { return t.UTC().Format("2 January 2006, 15:04 UTC") }
 
 // publishedISO is the machine-readable form of the same, for <time>.
 func publishedISO(t model.Time, precision string) string {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/label"
 	"signals/internal/model"
 
 	"github.com/yuin/goldmark"
@@ -124,8 +125,8 @@ func TestCountryLabel(t *testing.T) {
 		"united_states": "United States", "bosnia_and_herzegovina": "Bosnia and Herzegovina",
 		"cote_d_ivoire": "Côte d'Ivoire", "guinea_bissau": "Guinea-Bissau", "democratic_republic_of_the_congo": "Democratic Republic of the Congo",
 	} {
-		if got := CountryLabel(key); got != want {
-			t.Errorf("CountryLabel(%q) = %q, want %q", key, got, want)
+		if got := label.Country(key); got != want {
+			t.Errorf("label.Country(%q) = %q, want %q", key, got, want)
 		}
 	}
 }
@@ -142,7 +143,7 @@ func TestTimesShowHoursAndMinutes(t *testing.T) {
 		}
 	}
 	paris := time.FixedZone("Paris", 2*60*60)
-	if got, want := TimeLabel(at.In(paris)), "1 October 2026, 12:03 UTC"; got != want {
+	if got, want := label.Time(at.In(paris)), "1 October 2026, 12:03 UTC"; got != want {
 		t.Errorf("TimeLabel = %q, want %q", got, want)
 	}
 }

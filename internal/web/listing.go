@@ -15,6 +15,7 @@ import (
 	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/feed"
+	"signals/internal/label"
 	"signals/internal/model"
 	"signals/internal/session"
 	"signals/internal/store"
@@ -450,9 +451,9 @@ func newFormView(q model.ListQuery, countries []string) *formView {
 		return out
 	}
 	f := &formView{Action: "/", Q: q.Q,
-		Tags:      options(model.Tags, q.Tags, func(v string) string { return label(tagLabels, v) }),
-		Sources:   options(model.Sources, q.Sources, func(v string) string { return label(sourceLabels, v) }),
-		Languages: options(model.Languages, q.Languages, func(v string) string { return label(languageLabels, v) }),
+		Tags:      options(model.Tags, q.Tags, label.Tag),
+		Sources:   options(model.Sources, q.Sources, label.Source),
+		Languages: options(model.Languages, q.Languages, label.Language),
 	}
 	// A country asked for but without public signals still shows as chosen.
 	for _, c := range q.Countries {
@@ -461,7 +462,7 @@ func newFormView(q model.ListQuery, countries []string) *formView {
 			slices.Sort(countries)
 		}
 	}
-	f.Countries = options(countries, q.Countries, CountryLabel)
+	f.Countries = options(countries, q.Countries, label.Country)
 	if q.ObservedAfter != nil {
 		f.ObservedAfter = q.ObservedAfter.String()
 	}
@@ -490,8 +491,8 @@ type signalView struct {
 
 func newSignalView(s model.Signal) signalView {
 	v := signalView{
-		TagLabel: label(tagLabels, s.Tag), SourceLabel: label(sourceLabels, s.Source),
-		LanguageLabel: label(languageLabels, s.Language),
+		TagLabel: label.Tag(s.Tag), SourceLabel: label.Source(s.Source),
+		LanguageLabel: label.Language(s.Language),
 		Published:     publishedLabel(s.PublishedAt, s.PublishedAtPrecision),
 		PublishedISO:  publishedISO(s.PublishedAt, s.PublishedAtPrecision),
 		Snippet:       pageText(model.Cut(s.Text, model.ListSnippetChars)),
@@ -500,7 +501,7 @@ func newSignalView(s model.Signal) signalView {
 		SourceURL: model.SafeURL(s.SourceURL), Href: SignalPath(s.ID),
 	}
 	if s.Country != "" {
-		v.CountryLabel = CountryLabel(s.Country)
+		v.CountryLabel = label.Country(s.Country)
 	}
 	if s.Language == "en" || s.Language == "fr" {
 		v.Lang = s.Language
@@ -519,16 +520,16 @@ func filterSummary(q model.ListQuery) []string {
 		return strings.Join(out, " or ")
 	}
 	if len(q.Tags) > 0 {
-		parts = append(parts, "kind "+names(q.Tags, func(v string) string { return label(tagLabels, v) }))
+		parts = append(parts, "kind "+names(q.Tags, label.Tag))
 	}
 	if len(q.Sources) > 0 {
-		parts = append(parts, "source "+names(q.Sources, func(v string) string { return label(sourceLabels, v) }))
+		parts = append(parts, "source "+names(q.Sources, label.Source))
 	}
 	if len(q.Languages) > 0 {
-		parts = append(parts, "language "+names(q.Languages, func(v string) string { return label(languageLabels, v) }))
+		parts = append(parts, "language "+names(q.Languages, label.Language))
 	}
 	if len(q.Countries) > 0 {
-		parts = append(parts, "country "+names(q.Countries, CountryLabel))
+		parts = append(parts, "country "+names(q.Countries, label.Country))
 	}
 	if q.Q != "" {
 		parts = append(parts, fmt.Sprintf("words %q", q.Q))

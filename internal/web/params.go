@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"signals/internal/failure"
+	"signals/internal/label"
 	"signals/internal/model"
 )
 
@@ -209,9 +210,9 @@ func explain(f *failure.Error, path string, v url.Values, order []string, countr
 	rest := without(v, f.Param)
 	switch f.Param {
 	case "tags", "sources":
-		allowed, labels, one, many := model.Tags, tagLabels, "a kind of signal", "kinds of signal"
+		allowed, name, one, many := model.Tags, label.Tag, "a kind of signal", "kinds of signal"
 		if f.Param == "sources" {
-			allowed, labels, one, many = model.Sources, sourceLabels, "a source", "sources"
+			allowed, name, one, many = model.Sources, label.Source, "a source", "sources"
 		}
 		var bad, good []string
 		for _, x := range model.SplitList(given) {
@@ -235,13 +236,13 @@ func explain(f *failure.Error, path string, v url.Values, order []string, countr
 			field = "sources"
 		}
 		b.Rule = "Choose " + field + " from the list."
-		b.Choices = choices(allowed, func(x string) string { return label(labels, x) })
+		b.Choices = choices(allowed, name)
 	case "language", "country":
 		noun, field := "a language", "language"
-		b.Choices = choices(model.Languages, func(x string) string { return label(languageLabels, x) })
+		b.Choices = choices(model.Languages, label.Language)
 		if f.Param == "country" {
 			noun, field = "a country", "country"
-			b.Choices = choices(countries, CountryLabel)
+			b.Choices = choices(countries, label.Country)
 		}
 		if values := model.SplitList(given); len(values) > 1 {
 			b.Given = strings.ToUpper(field[:1]) + field[1:] + " takes one choice, and this address gives " +

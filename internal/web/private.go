@@ -1,31 +1,11 @@
 package web
 
 import (
-	"html/template"
 	"net/http"
+	"signals/internal/layout"
 	"strconv"
 	"strings"
 )
-
-// Page is a personal page that another part of the service renders (sign
-// in, the account area, OAuth consent) and the site frames in its one
-// layout and navigation.
-type Page struct {
-	Title string
-	// Section names the navigation entry to mark current ("/account",
-	// "/sign-in"; "" for none).
-	Section string
-	// Body is the page's main content, already rendered (and escaped) by
-	// its owner.
-	Body template.HTML
-	// FormAction is one more origin the page's forms may lead to ("" for
-	// none): an OAuth consent form answers with a redirect to the client.
-	FormAction string
-}
-
-// PrivateReferrerPolicy sends no referrer from a personal page: its
-// address may hold a one-time token.
-const PrivateReferrerPolicy = "no-referrer"
 
 // privateHeaders are the headers of every personal page: no cache keeps
 // it, no other site learns its address or frames it, and its scripts and
@@ -38,13 +18,13 @@ func privateHeaders(h http.Header, formAction string) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Security-Policy", csp)
-	h.Set("Referrer-Policy", PrivateReferrerPolicy)
+	h.Set("Referrer-Policy", layout.PrivateReferrerPolicy)
 	h.Set("X-Frame-Options", "DENY")
 }
 
 // WritePrivate writes a personal page with status. Personal pages are HTML
 // only: they never negotiate Markdown.
-func (s *Site) WritePrivate(w http.ResponseWriter, r *http.Request, status int, p Page) {
+func (s *Site) WritePrivate(w http.ResponseWriter, r *http.Request, status int, p layout.Page) {
 	body, err := s.render(r, "page", view{Title: p.Title, Section: p.Section, NoIndex: true, Content: p.Body})
 	if err != nil {
 		s.PrivateError(w, r, "", err)

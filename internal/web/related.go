@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 
+	"signals/internal/label"
 	"signals/internal/model"
 	"signals/internal/search"
 )
@@ -79,7 +80,7 @@ func (s *Site) related(ctx context.Context, sig model.Signal, back string) ([]re
 	for _, n := range near[:min(len(near), maxRelated)] {
 		heading, _ := signalHeading(n.sig)
 		out = append(out, relatedView{Heading: heading, Href: withFrom(SignalPath(n.sig.ID), back),
-			TagLabel: TagLabel(n.sig.Tag), Published: publishedLabel(n.sig.PublishedAt, n.sig.PublishedAtPrecision),
+			TagLabel: label.Tag(n.sig.Tag), Published: publishedLabel(n.sig.PublishedAt, n.sig.PublishedAtPrecision),
 			AuthorName: pageText(n.sig.AuthorName)})
 	}
 	return out, "", nil

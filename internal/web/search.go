@@ -15,6 +15,7 @@ import (
 
 	"signals/internal/api"
 	"signals/internal/failure"
+	"signals/internal/label"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/search"
@@ -164,13 +165,13 @@ func (f searchForm) check() (*invalid, search.Request) {
 	for _, t := range f.tags {
 		if !model.IsOneOf(t, model.Tags) {
 			return bad("tags", fmt.Sprintf("%s is not a kind of signal. The kinds are %s.",
-				quote(t), names(model.Tags, TagLabel)), "Search every kind")
+				quote(t), names(model.Tags, label.Tag)), "Search every kind")
 		}
 	}
 	for _, s := range f.sources {
 		if !model.IsOneOf(s, model.Sources) {
 			return bad("sources", fmt.Sprintf("%s is not a source of signals. The sources are %s.",
-				quote(s), names(model.Sources, func(v string) string { return label(sourceLabels, v) })), "Search every source")
+				quote(s), names(model.Sources, label.Source)), "Search every source")
 		}
 	}
 	for _, l := range f.languages {
@@ -180,7 +181,7 @@ func (f searchForm) check() (*invalid, search.Request) {
 		}
 		if !model.IsOneOf(l, model.SearchLanguages) {
 			return bad("language", fmt.Sprintf("%s is not a language a search reads. It reads %s.",
-				quote(l), names(model.SearchLanguages, func(v string) string { return label(languageLabels, v) })), "Search every language")
+				quote(l), names(model.SearchLanguages, label.Language)), "Search every language")
 		}
 	}
 	for _, c := range f.places {
@@ -387,16 +388,16 @@ func (f searchForm) within() string {
 		return listInWords(out, "or")
 	}
 	if len(f.tags) > 0 {
-		parts = append(parts, "kind "+names(f.tags, TagLabel))
+		parts = append(parts, "kind "+names(f.tags, label.Tag))
 	}
 	if len(f.sources) > 0 {
-		parts = append(parts, "source "+names(f.sources, func(v string) string { return label(sourceLabels, v) }))
+		parts = append(parts, "source "+names(f.sources, label.Source))
 	}
 	if len(f.languages) > 0 {
-		parts = append(parts, "language "+names(f.languages, func(v string) string { return label(languageLabels, v) }))
+		parts = append(parts, "language "+names(f.languages, label.Language))
 	}
 	if len(f.places) > 0 {
-		parts = append(parts, "country "+names(f.places, CountryLabel))
+		parts = append(parts, "country "+names(f.places, label.Country))
 	}
 	if f.observedAfter != "" {
 		parts = append(parts, "collected after "+f.observedAfter)
@@ -438,7 +439,7 @@ func newSearchResultView(res search.Result) searchResultView {
 		v.Status = fmt.Sprintf("%d signals are clearly about this, among the %d read, best first.", n, res.CandidatesConsidered)
 	}
 	if res.CacheHit {
-		v.Cache = fmt.Sprintf("From the cache: the same search ran at %s, so this one cost nothing.", TimeLabel(res.SearchedAt))
+		v.Cache = fmt.Sprintf("From the cache: the same search ran at %s, so this one cost nothing.", label.Time(res.SearchedAt))
 	}
 	for _, m := range res.Matches {
 		mv := matchView{signalView: newSignalView(m.Signal), Relevance: strconv.FormatFloat(m.Relevance, 'f', 2, 64)}
@@ -458,10 +459,10 @@ func newSearchResultView(res search.Result) searchResultView {
 // "hiring≈recruiting" → "“hiring”, as “recruiting”", a word → "“word”".
 func reasonInWords(why string) string {
 	if tag, ok := strings.CutPrefix(why, "tag:"); ok {
-		return "kind " + TagLabel(tag)
+		return "kind " + label.Tag(tag)
 	}
 	if c, ok := strings.CutPrefix(why, "country:"); ok {
-		return "country " + CountryLabel(c)
+		return "country " + label.Country(c)
 	}
 	if asked, found, ok := strings.Cut(why, "≈"); ok {
 		return "“" + pageText(asked) + "”, as “" + pageText(found) + "”"

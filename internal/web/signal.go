@@ -12,6 +12,7 @@ import (
 
 	"signals/internal/api"
 	"signals/internal/failure"
+	"signals/internal/label"
 	"signals/internal/model"
 	"signals/internal/session"
 	"signals/internal/store"
@@ -89,7 +90,7 @@ func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 	snippet := model.Cut(sig.Text, model.ListSnippetChars)
 	v.Body = pageText(strings.TrimLeftFunc(snippet[min(rest, len(snippet)):], unicode.IsSpace))
 	if sig.ObservedAt != nil {
-		v.Observed = TimeLabel(sig.ObservedAt.Time())
+		v.Observed = label.Time(sig.ObservedAt.Time())
 	}
 	from := r.URL.Query().Get(FromParam)
 	if v.Back, v.BackLabel, v.BackFilter, err = s.backTo(ctx, from); err != nil {
@@ -139,7 +140,7 @@ func signalHeading(s model.Signal) (heading string, rest int) {
 	if headline := oneLine(s.AuthorHeadline); headline != "" {
 		return name + ", " + headline, 0
 	}
-	return TagLabel(s.Tag) + " signal by " + name, 0
+	return label.Tag(s.Tag) + " signal by " + name, 0
 }
 
 // sentenceEnd returns the byte offset in text just past its first
