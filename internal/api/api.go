@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -21,6 +20,7 @@ import (
 	"signals/internal/gzipped"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/reads"
 	"signals/internal/search"
 	"signals/internal/store"
 )
@@ -47,52 +47,15 @@ func principalAccount(r *http.Request) model.Account {
 	return p.Account
 }
 
-// DefaultListTimeout is how long a listing may read the store: a first
-// page takes milliseconds, so a read still running after this is held up
-// (a database under load, a substring walked through many signals) and
-// waiting longer would only keep the request and its connection busy.
-const DefaultListTimeout = 2 * time.Second
-
-// listBusyRetryAfter is the wait a listing that ran out of time advertises.
-const listBusyRetryAfter = 2
-
-// errListDeadline is the cause of a listing's own deadline, which tells it
-// apart from the request's end (the client went away) and any other.
-var errListDeadline = errors.New("api: the listing's deadline passed")
-
-// Lister reads one page of a listing: what a listing needs of the store.
-type Lister interface {
-	ListSignals(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error)
-}
-
-// ListWithin reads one page of q from st within timeout (0 is
-// DefaultListTimeout). A read that fails because that deadline passed is
-// service_busy with a wait, whatever the store made of the deadline; a
-// read cut short by the client keeps its own error.
-func ListWithin(ctx context.Context, st Lister, q model.ListQuery, timeout time.Duration) ([]model.Signal, bool, error) {
-	if timeout <= 0 {
-		timeout = DefaultListTimeout
-	}
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errListDeadline)
-	defer cancel()
-	list, more, err := st.ListSignals(ctx, q)
-	if err != nil && errors.Is(context.Cause(ctx), errListDeadline) {
-		return nil, false, failure.New(failure.CodeServiceBusy,
-			fmt.Sprintf("the service is too busy to finish this listing within its deadline of %s; retry after retry_after_seconds", timeout)).
-			WithRetryAfter(listBusyRetryAfter)
-	}
-	return list, more, err
-}
-
 // List returns one page of public signals with list snippets.
-func (a *API) List(ctx context.Context, q model.ListQuery) (*ListResponse, error) {
-	list, more, err := ListWithin(ctx, a.Store, q, a.ListTimeout)
+func (a *API) List(ctx context.Context, q model.ListQuery) (*reads.ListResponse, error) {
+	list, more, err := reads.ListWithin(ctx, a.Store, q, a.ListTimeout)
 	if err != nil {
 		return nil, err
 	}
-	resp := &ListResponse{Signals: make([]ListedSignal, len(list)), Page: q.Page, PageSize: q.PageSize, HasMore: more}
+	resp := &reads.ListResponse{Signals: make([]reads.ListedSignal, len(list)), Page: q.Page, PageSize: q.PageSize, HasMore: more}
 	for i, s := range list {
-		resp.Signals[i] = ListedSignal{SignalMeta: NewSignalMeta(s), Snippet: model.Cut(s.Text, model.ListSnippetChars)}
+		resp.Signals[i] = reads.ListedSignal{SignalMeta: reads.NewSignalMeta(s), Snippet: model.Cut(s.Text, model.ListSnippetChars)}
 	}
 	if more {
 		next := q.Page + 1
@@ -102,20 +65,20 @@ func (a *API) List(ctx context.Context, q model.ListQuery) (*ListResponse, error
 }
 
 // Get returns one public signal with its text cut to 16,000 code points.
-func (a *API) Get(ctx context.Context, id string) (*Signal, error) {
+func (a *API) Get(ctx context.Context, id string) (*reads.Signal, error) {
 	// No stored id is invalid UTF-8, holds a control character or is longer
 	// than MaxIDChars (import refuses them), so such an id is simply missing.
 	if !model.PlausibleID(id) {
-		return nil, ErrNoSignal
+		return nil, reads.ErrNoSignal
 	}
 	s, err := a.Store.GetSignal(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, ErrNoSignal
+		return nil, reads.ErrNoSignal
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Signal{SignalMeta: NewSignalMeta(s), Text: model.Cut(s.Text, model.MaxTextChars)}, nil
+	return &reads.Signal{SignalMeta: reads.NewSignalMeta(s), Text: model.Cut(s.Text, model.MaxTextChars)}, nil
 }
 
 // noQuery refuses any query parameter on an endpoint that takes none,
@@ -124,7 +87,7 @@ func noQuery(r *http.Request) error {
 	if r.URL.RawQuery == "" {
 		return nil
 	}
-	q, err := Query(r)
+	q, err := reads.Query(r)
 	if err != nil {
 		return err
 	}
@@ -137,21 +100,17 @@ func noQuery(r *http.Request) error {
 	return p
 }
 
-// ErrNoSignal is Get's answer for every id that is not a public signal,
-// alike; each medium says in its own words where good ids come from.
-var ErrNoSignal = failure.NotFound("no public signal has this id")
-
 // errNoSignalInPath is ErrNoSignal as HTTP says it.
 var errNoSignalInPath = failure.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
 
 // HandleList serves GET /api/v1/signals.
 func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
-	v, err := Query(r)
+	v, err := reads.Query(r)
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return
 	}
-	q, err := ParseListQuery(v)
+	q, err := reads.ParseListQuery(v)
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return
@@ -207,13 +166,13 @@ func (a *API) HandleGet(w http.ResponseWriter, r *http.Request) {
 		a.Problems.Write(w, r, err)
 		return
 	}
-	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), SignalsPath+"/"))
+	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), reads.SignalsPath+"/"))
 	if err != nil {
 		a.Problems.Write(w, r, errNoSignalInPath)
 		return
 	}
 	resp, err := a.Get(r.Context(), id)
-	if errors.Is(err, ErrNoSignal) {
+	if errors.Is(err, reads.ErrNoSignal) {
 		err = errNoSignalInPath
 	}
 	if err != nil {
@@ -222,14 +181,6 @@ func (a *API) HandleGet(w http.ResponseWriter, r *http.Request) {
 	}
 	a.writeJSON(w, r, resp, true)
 }
-
-// Paths of the API.
-const (
-	Prefix      = "/api/v1"
-	SignalsPath = Prefix + "/signals"
-	SearchPath  = SignalsPath + "/search"
-	UsagePath   = Prefix + "/usage"
-)
 
 // writeJSON writes a 200 JSON body; aliases says whether it carries
 // deprecated camelCase aliases.
@@ -250,34 +201,6 @@ func (a *API) writeHeader(w http.ResponseWriter, aliases bool) {
 		problem.MarkDeprecatedAliases(h, a.BaseURL)
 	}
 	w.WriteHeader(http.StatusOK)
-}
-
-// Methods dispatches by method and answers others with a JSON 405 listing
-// the allowed ones. HEAD is allowed wherever GET is.
-type Methods struct {
-	Handlers map[string]http.Handler
-	Problems problem.Renderer
-}
-
-// ServeHTTP implements http.Handler.
-func (m Methods) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	method := r.Method
-	if method == http.MethodHead {
-		method = http.MethodGet
-	}
-	if h, ok := m.Handlers[method]; ok {
-		h.ServeHTTP(w, r)
-		return
-	}
-	var allowed []string
-	for name := range m.Handlers {
-		allowed = append(allowed, name)
-		if name == http.MethodGet {
-			allowed = append(allowed, http.MethodHead)
-		}
-	}
-	slices.Sort(allowed)
-	m.Problems.Write(w, r, failure.MethodNotAllowed(r.Method, allowed))
 }
 
 // NotFound answers unknown API paths with a JSON 404.

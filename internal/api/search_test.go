@@ -6,13 +6,14 @@ import (
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/reads"
 	"signals/internal/search"
 	"signals/internal/wire"
 )
 
 func TestUTF16Len(t *testing.T) {
 	for s, want := range map[string]int{"": 0, "abc": 3, "é": 1, "🤖": 2, "a🤖b": 4, "中文": 2} {
-		if got := UTF16Len(s); got != want {
+		if got := reads.UTF16Len(s); got != want {
 			t.Errorf("UTF16Len(%q) = %d, want %d", s, got, want)
 		}
 	}
@@ -30,7 +31,7 @@ func FuzzSearchBody(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var req SearchRequest
+		var req reads.SearchRequest
 		err := wire.Decode(body, &req)
 		var r search.Request
 		if err == nil {
@@ -48,7 +49,7 @@ func FuzzSearchBody(f *testing.F) {
 			}
 			return
 		}
-		if r.Limit < 1 || r.Limit > search.MaxMatches || r.Query == "" || UTF16Len(r.Query) > MaxQueryUTF16 {
+		if r.Limit < 1 || r.Limit > search.MaxMatches || r.Query == "" || reads.UTF16Len(r.Query) > reads.MaxQueryUTF16 {
 			t.Fatalf("accepted %+v", r)
 		}
 		for _, l := range r.Filter.Languages {

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/reads"
 	"signals/internal/store/storetest"
 )
 
@@ -52,7 +52,7 @@ func TestListGolden(t *testing.T) {
 	}
 	resp, body = ta.get("/api/v1/signals?page_size=3&page=2")
 	wantStatus(t, resp, body, http.StatusOK)
-	got := decode[api.ListResponse](t, body)
+	got := decode[reads.ListResponse](t, body)
 	if len(got.Signals) != 1 || got.HasMore || got.NextPage != nil {
 		t.Errorf("page 2 = %+v", got)
 	}
@@ -86,7 +86,7 @@ func TestListFilters(t *testing.T) {
 			resp, body := ta.get("/api/v1/signals?" + tt.query)
 			wantStatus(t, resp, body, http.StatusOK)
 			var got []string
-			for _, s := range decode[api.ListResponse](t, body).Signals {
+			for _, s := range decode[reads.ListResponse](t, body).Signals {
 				got = append(got, s.ID)
 			}
 			if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
@@ -185,7 +185,7 @@ func TestGetSignal(t *testing.T) {
 
 	resp, body = ta.get("/api/v1/signals/tf-3")
 	wantStatus(t, resp, body, http.StatusOK)
-	s := decode[api.Signal](t, body)
+	s := decode[reads.Signal](t, body)
 	if model.Chars(s.Text) != model.MaxTextChars || !s.TextTruncated || s.TextChars != 1200*14+25 {
 		t.Errorf("long text: %d code points, truncated=%v, text_chars=%d", model.Chars(s.Text), s.TextTruncated, s.TextChars)
 	}
@@ -208,7 +208,7 @@ func TestListSnippetsNeverSplitCodePoints(t *testing.T) {
 	ta := newTestApp(t)
 	ta.put(storetest.Sig("emoji", 1, func(s *model.Signal) { s.Text = strings.Repeat("🤖", 700) }))
 	_, body := ta.get("/api/v1/signals")
-	s := decode[api.ListResponse](t, body).Signals[0]
+	s := decode[reads.ListResponse](t, body).Signals[0]
 	if s.Snippet != strings.Repeat("🤖", 600) || s.TextChars != 700 || s.TextTruncated {
 		t.Errorf("snippet has %d code points, text_chars=%d", model.Chars(s.Snippet), s.TextChars)
 	}

@@ -44,7 +44,7 @@ type Config struct {
 	Mail     MailConfig
 	// ListTimeout bounds the store read of one signal listing (the API,
 	// list_signals, the site's feed pages and feeds); past it the listing
-	// is 503 service_busy. 0 is api.DefaultListTimeout (2s).
+	// is 503 service_busy. 0 is reads.DefaultListTimeout (2s).
 	ListTimeout time.Duration
 	// MetricsAddr is the address of the Prometheus metrics listener; ""
 	// turns metrics off.

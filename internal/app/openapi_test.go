@@ -8,8 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"signals/internal/api"
 	"signals/internal/discovery/oastest"
+	"signals/internal/problem"
+	"signals/internal/reads"
 )
 
 // validators caches one OpenAPI validator per document.
@@ -64,7 +65,7 @@ func TestRouteTableIsDocumented(t *testing.T) {
 	for p := range ops {
 		normal[wildcard.ReplaceAllString(p, "{}")] = p
 	}
-	catchAll := map[string]bool{"/api": true, "/api/": true, api.Prefix: true, api.Prefix + "/": true}
+	catchAll := map[string]bool{"/api": true, "/api/": true, reads.Prefix: true, reads.Prefix + "/": true}
 	seen := 0
 	for _, rt := range ta.table {
 		method, path, hasMethod := strings.Cut(rt.pattern, " ")
@@ -72,14 +73,14 @@ func TestRouteTableIsDocumented(t *testing.T) {
 			method, path = "", rt.pattern
 		}
 		path = path[strings.Index(path, "/"):] // drop a host
-		if !strings.HasPrefix(path, api.Prefix) || catchAll[path] {
+		if !strings.HasPrefix(path, reads.Prefix) || catchAll[path] {
 			continue
 		}
 		seen++
 		var methods []string
 		if method != "" {
 			methods = []string{method}
-		} else if m, ok := rt.handler.(api.Methods); ok {
+		} else if m, ok := rt.handler.(problem.Methods); ok {
 			for name := range m.Handlers {
 				methods = append(methods, name)
 			}

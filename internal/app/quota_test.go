@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"signals/internal/api"
 	"signals/internal/auth"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/reads"
 )
 
 // clock is a settable time source.
@@ -140,7 +140,7 @@ func TestUsageCountsItself(t *testing.T) {
 	if resp.Header.Get("Deprecation") == "" {
 		t.Error("usage carries camelCase aliases but no Deprecation header")
 	}
-	u := decode[api.UsageResponse](t, body)
+	u := decode[reads.UsageResponse](t, body)
 	if u.DailyRequests.Used != 3 || u.DailyRequestsAlias != u.DailyRequests || u.ResetAtAlias != u.ResetAt {
 		t.Errorf("usage = %+v", u)
 	}
@@ -210,7 +210,7 @@ func TestRefusedSearchesDoNotCount(t *testing.T) {
 	}
 	resp, body = ta.get("/api/v1/usage")
 	wantStatus(t, resp, body, http.StatusOK)
-	u := decode[api.UsageResponse](t, body)
+	u := decode[reads.UsageResponse](t, body)
 	if u.DailyRequests.Used != 2 || u.MinuteRequests.Used != 2 || u.DailySearches.Used != 1 {
 		t.Errorf("usage after 1 search, 4 refused searches and this request: %+v; want 2 requests and 1 search", u)
 	}

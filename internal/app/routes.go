@@ -6,13 +6,14 @@ import (
 	"path"
 	"strings"
 
-	"signals/internal/api"
 	"signals/internal/consent"
 	"signals/internal/digest"
 	"signals/internal/failure"
 	"signals/internal/mcp"
 	"signals/internal/oauth"
+	"signals/internal/problem"
 	"signals/internal/quota"
+	"signals/internal/reads"
 	"signals/internal/session"
 	"signals/internal/web"
 )
@@ -22,24 +23,24 @@ func (a *App) routes() http.Handler {
 	mux := &routeTable{ServeMux: http.NewServeMux()}
 	key := func(h http.HandlerFunc) http.Handler { return a.auth.Require(a.limiter.Count(h)) }
 	methods := func(h map[string]http.Handler) http.Handler {
-		return api.Methods{Handlers: h, Problems: a.problems}
+		return problem.Methods{Handlers: h, Problems: a.problems}
 	}
 
 	// JSON read API (API key).
-	mux.Handle(api.SignalsPath, methods(map[string]http.Handler{
+	mux.Handle(reads.SignalsPath, methods(map[string]http.Handler{
 		http.MethodGet: key(a.api.HandleList),
 	}))
-	mux.Handle(api.SignalsPath+"/", methods(map[string]http.Handler{
+	mux.Handle(reads.SignalsPath+"/", methods(map[string]http.Handler{
 		http.MethodGet: key(a.api.HandleGet),
 	}))
-	mux.Handle(api.SearchPath, methods(map[string]http.Handler{
+	mux.Handle(reads.SearchPath, methods(map[string]http.Handler{
 		http.MethodGet:  key(a.api.HandleGet), // a signal whose id is "search"
 		http.MethodPost: key(a.api.HandleSearch),
 	}))
-	mux.Handle(api.UsagePath, methods(map[string]http.Handler{
+	mux.Handle(reads.UsagePath, methods(map[string]http.Handler{
 		http.MethodGet: key(a.api.HandleUsage),
 	}))
-	for _, p := range []string{"/api", "/api/", api.Prefix, api.Prefix + "/"} {
+	for _, p := range []string{"/api", "/api/", reads.Prefix, reads.Prefix + "/"} {
 		mux.HandleFunc(p, a.api.NotFound)
 	}
 
@@ -166,10 +167,10 @@ func withPolicy(next http.Handler) http.Handler {
 // reading it would wait for bytes that may never come.
 func (a *App) bodyLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > api.MaxBodyBytes {
+		if r.ContentLength > reads.MaxBodyBytes {
 			if p := r.URL.Path; strings.HasPrefix(p, "/api/") || p == mcp.Path {
 				a.problems.Write(w, r, failure.New(failure.CodePayloadTooLarge,
-					fmt.Sprintf("the body is larger than %d bytes", api.MaxBodyBytes)))
+					fmt.Sprintf("the body is larger than %d bytes", reads.MaxBodyBytes)))
 				return
 			}
 		}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"signals/internal/api"
 	"signals/internal/demo"
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // demoSearchApp is a test app holding the demo data, whose account may
@@ -29,7 +29,7 @@ func demoSearchApp(t *testing.T) *testApp {
 	return ta
 }
 
-func matchIDs(ms []api.SearchMatch) []string {
+func matchIDs(ms []reads.SearchMatch) []string {
 	var ids []string
 	for _, m := range ms {
 		ids = append(ids, m.ID)
@@ -42,11 +42,11 @@ func matchIDs(ms []api.SearchMatch) []string {
 // (a kind of signal, a place) decides what matches, and each match says why.
 func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
 	ta := demoSearchApp(t)
-	search := func(query string) api.SearchResponse {
+	search := func(query string) reads.SearchResponse {
 		t.Helper()
 		resp, body := ta.search(`{"query":"` + query + `","limit":50}`)
 		wantStatus(t, resp, body, 200)
-		return decode[api.SearchResponse](t, body)
+		return decode[reads.SearchResponse](t, body)
 	}
 	const dakar = "pn-2026-10-0078" // an AI week in Dakar, close in words to any AI event
 
@@ -111,7 +111,7 @@ func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
 		if res.IsError {
 			t.Fatalf("search_signals: %s", body)
 		}
-		got := decode[api.SearchResponse](t, body)
+		got := decode[reads.SearchResponse](t, body)
 		if ids := matchIDs(got.Matches); len(ids) != 3 || slices.Contains(ids, dakar) || !strings.Contains(string(body), `"country:france"`) {
 			t.Errorf("search_signals: %s", body)
 		}
@@ -134,21 +134,21 @@ func TestSearchAnswersQuestions(t *testing.T) {
 		bordeaux  = "pn-2026-10-0022" // six months of mobile robots in a warehouse near Bordeaux
 	)
 	mcp := ta.mcpSession("")
-	search := func(t *testing.T, query string) []api.SearchMatch {
+	search := func(t *testing.T, query string) []reads.SearchMatch {
 		t.Helper()
 		resp, body := ta.search(`{"query":` + strconv.Quote(query) + `,"limit":50}`)
 		wantStatus(t, resp, body, 200)
-		http := decode[api.SearchResponse](t, body)
+		http := decode[reads.SearchResponse](t, body)
 		res, body := callTool(t, mcp, "search_signals", map[string]any{"query": query, "limit": 50})
 		if res.IsError {
 			t.Fatalf("search_signals %q: %s", query, body)
 		}
-		if over := decode[api.SearchResponse](t, body); !slices.Equal(matchIDs(over.Matches), matchIDs(http.Matches)) {
+		if over := decode[reads.SearchResponse](t, body); !slices.Equal(matchIDs(over.Matches), matchIDs(http.Matches)) {
 			t.Errorf("%q: MCP matches %v, HTTP %v", query, matchIDs(over.Matches), matchIDs(http.Matches))
 		}
 		return http.Matches
 	}
-	each := func(t *testing.T, ms []api.SearchMatch, atLeast int, ok func(api.SearchMatch) bool) {
+	each := func(t *testing.T, ms []reads.SearchMatch, atLeast int, ok func(reads.SearchMatch) bool) {
 		t.Helper()
 		if len(ms) < atLeast {
 			t.Errorf("%d matches %v, want at least %d", len(ms), matchIDs(ms), atLeast)
@@ -159,8 +159,8 @@ func TestSearchAnswersQuestions(t *testing.T) {
 			}
 		}
 	}
-	mentions := func(words ...string) func(api.SearchMatch) bool {
-		return func(m api.SearchMatch) bool {
+	mentions := func(words ...string) func(reads.SearchMatch) bool {
+		return func(m reads.SearchMatch) bool {
 			for _, w := range words {
 				if strings.Contains(strings.ToLower(m.Snippet), w) {
 					return true
@@ -170,7 +170,7 @@ func TestSearchAnswersQuestions(t *testing.T) {
 		}
 	}
 	t.Run("the framing of a question", func(t *testing.T) {
-		each(t, search(t, "who is criticising AI coding assistants"), 3, func(m api.SearchMatch) bool {
+		each(t, search(t, "who is criticising AI coding assistants"), 3, func(m reads.SearchMatch) bool {
 			return m.Tag == "product_feedback" && mentions("coding assistant", "assistant de code")(m)
 		})
 		each(t, search(t, "how are companies preparing for the EU AI Act"), 3, mentions("ai act"))
@@ -178,7 +178,7 @@ func TestSearchAnswersQuestions(t *testing.T) {
 		each(t, search(t, "lessons learned running AI customer service chatbots"), 1, mentions("chatbot"))
 	})
 	t.Run("a kind word in a subject", func(t *testing.T) {
-		each(t, search(t, "will automation take people's jobs away"), 0, func(m api.SearchMatch) bool {
+		each(t, search(t, "will automation take people's jobs away"), 0, func(m reads.SearchMatch) bool {
 			return !slices.Contains(m.Matched, "tag:job")
 		})
 		ms := search(t, "retours d'expérience sur les robots dans les entrepôts")
@@ -189,16 +189,16 @@ func TestSearchAnswersQuestions(t *testing.T) {
 	})
 	t.Run("physical AI", func(t *testing.T) {
 		each(t, search(t, "warehouse robots"), 5, mentions("warehouse", "entrepôt", "amr", "fulfilment"))
-		each(t, search(t, "physical AI"), 20, func(m api.SearchMatch) bool { return m.Tag == "physical_ai" })
+		each(t, search(t, "physical AI"), 20, func(m reads.SearchMatch) bool { return m.Tag == "physical_ai" })
 	})
 	t.Run("places joined by and", func(t *testing.T) {
-		each(t, search(t, "warehouse robots in Spain and Mexico"), 1, func(m api.SearchMatch) bool {
+		each(t, search(t, "warehouse robots in Spain and Mexico"), 1, func(m reads.SearchMatch) bool {
 			return m.Country != nil && (*m.Country == "mexico" || *m.Country == "spain")
 		})
 	})
 	t.Run("an amount", func(t *testing.T) {
 		ms := search(t, "funding rounds of more than $50M")
-		each(t, ms, 3, func(m api.SearchMatch) bool { return m.Tag == "funding" && m.ID != kinemo12M && m.ID != sauti })
+		each(t, ms, 3, func(m reads.SearchMatch) bool { return m.Tag == "funding" && m.ID != kinemo12M && m.ID != sauti })
 	})
 	t.Run("a name in every language", func(t *testing.T) {
 		ms := search(t, "Parla speech recognition")

@@ -8,17 +8,17 @@ import (
 	"strings"
 	"testing"
 
-	"signals/internal/api"
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // usageNow reads the account's usage through the API (which counts the
 // read as a request, as the contract says).
-func (ta *testApp) usageNow(t *testing.T) api.UsageResponse {
+func (ta *testApp) usageNow(t *testing.T) reads.UsageResponse {
 	t.Helper()
 	resp, body := ta.get("/api/v1/usage")
 	wantStatus(t, resp, body, http.StatusOK)
-	return decode[api.UsageResponse](t, body)
+	return decode[reads.UsageResponse](t, body)
 }
 
 // searchPage opens /search?query=q (and more parameters) in b.
@@ -64,7 +64,7 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 
 	resp, body := ta.search(`{"query":"a French company hiring a machine learning engineer"}`)
 	wantStatus(t, resp, body, http.StatusOK)
-	if r := decode[api.SearchResponse](t, body); r.CacheHit || r.SearchesRemaining != 8 {
+	if r := decode[reads.SearchResponse](t, body); r.CacheHit || r.SearchesRemaining != 8 {
 		t.Errorf("API search: cache_hit %v, searches_remaining %d", r.CacheHit, r.SearchesRemaining)
 	}
 	if u := ta.usageNow(t); u.DailySearches.Used != 2 {
@@ -84,7 +84,7 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 	}
 	resp, body = ta.search(`{"query":"seed round for a robotics startup"}`)
 	wantStatus(t, resp, body, http.StatusOK)
-	if r := decode[api.SearchResponse](t, body); !r.CacheHit || r.SearchesRemaining != 8 {
+	if r := decode[reads.SearchResponse](t, body); !r.CacheHit || r.SearchesRemaining != 8 {
 		t.Errorf("the page's search from the API: cache_hit %v, searches_remaining %d", r.CacheHit, r.SearchesRemaining)
 	}
 	if u := ta.usageNow(t); u.DailySearches.Used != 2 {

@@ -9,10 +9,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/reads"
 )
 
 func (ta *testApp) search(body string, header ...string) (*http.Response, []byte) {
@@ -92,7 +92,7 @@ func TestSearchAnswers(t *testing.T) {
 	resp, first := ta.search(body)
 	wantStatus(t, resp, first, http.StatusOK)
 	golden(t, "search_fresh", first)
-	r := decode[api.SearchResponse](t, first)
+	r := decode[reads.SearchResponse](t, first)
 	if r.CacheHit || r.SearchesRemaining != 9 || r.SearchedAtAlias != r.SearchedAt || r.ExpiresAtAlias != r.ExpiresAt {
 		t.Errorf("fresh answer: %+v", r)
 	}
@@ -106,7 +106,7 @@ func TestSearchAnswers(t *testing.T) {
 	}
 	resp, again := ta.search(`{"query":"  seed round for a robotics   startup ","limit":5}`)
 	wantStatus(t, resp, again, http.StatusOK)
-	if r := decode[api.SearchResponse](t, again); !r.CacheHit || r.SearchesRemaining != 9 {
+	if r := decode[reads.SearchResponse](t, again); !r.CacheHit || r.SearchesRemaining != 9 {
 		t.Errorf("identical search: hit=%v remaining=%d", r.CacheHit, r.SearchesRemaining)
 	}
 	resp, b := ta.do(http.MethodGet, "/api/v1/signals/search", nil)

@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"signals/internal/reads"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"signals/internal/api"
 )
 
 // embedded makes sure every public signal of the archive has its vector,
@@ -66,7 +65,7 @@ var queries = []string{
 func BenchmarkSearchFresh(b *testing.B) {
 	f := searchFixture(b)
 	timed(b, func(i int) {
-		var r api.SearchResponse
+		var r reads.SearchResponse
 		n := asked.Add(1) // unique across the benchmark's runs
 		body := f.search(b, fmt.Sprintf("%s %d", queries[n%int64(len(queries))], n))
 		if err := json.Unmarshal([]byte(body), &r); err != nil || r.CacheHit || r.CandidatesConsidered != 512 {
@@ -81,7 +80,7 @@ func BenchmarkSearchCacheHit(b *testing.B) {
 	f := searchFixture(b)
 	f.search(b, "robots in warehouses")
 	timed(b, func(i int) {
-		var r api.SearchResponse
+		var r reads.SearchResponse
 		if err := json.Unmarshal([]byte(f.search(b, "robots in warehouses")), &r); err != nil || !r.CacheHit {
 			b.Fatal("not a cache hit")
 		}

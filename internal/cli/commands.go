@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"signals/internal/account"
-	"signals/internal/api"
 	"signals/internal/app"
 	"signals/internal/auth"
 	"signals/internal/demo"
 	"signals/internal/failure"
 	"signals/internal/importer"
 	"signals/internal/model"
+	"signals/internal/reads"
 	"signals/internal/search/openai"
 	"signals/internal/store"
 )
@@ -35,7 +35,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 	c.mailFlags()
 	c.durationVar(&c.cfg.Search.Timeout, "search-timeout", "SIGNALS_SEARCH_TIMEOUT", 10*time.Second,
 		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s")
-	c.durationVar(&c.cfg.ListTimeout, "list-timeout", "SIGNALS_LIST_TIMEOUT", api.DefaultListTimeout,
+	c.durationVar(&c.cfg.ListTimeout, "list-timeout", "SIGNALS_LIST_TIMEOUT", reads.DefaultListTimeout,
 		"longest time one signal listing may read the database; a listing that takes longer is 503 service_busy")
 	c.stringVar(&c.cfg.MetricsAddr, "metrics-addr", "SIGNALS_METRICS_ADDR", "",
 		"address of a separate listener serving Prometheus metrics at /metrics, such as 127.0.0.1:9090; empty: no metrics")

@@ -1,8 +1,6 @@
 package discovery
 
-import (
-	"signals/internal/api"
-)
+import "signals/internal/reads"
 
 // link is a target of an RFC 9264 linkset (JSON form, §4.2).
 type link struct {
@@ -29,7 +27,7 @@ type linkContext struct {
 // documentation (service-doc), status and metadata (RFC 8631), and for the
 // read API its anonymous alternates, the public feeds.
 func Catalog(base string) []byte {
-	apiURL := base + api.Prefix
+	apiURL := base + reads.Prefix
 	mcpURL := base + MCPPath
 	linkset := []linkContext{
 		{

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/problem"
 )
@@ -113,7 +112,7 @@ type Route struct {
 // the catch-all.
 func (h *Handler) Routes() []Route {
 	get := func(fn http.Handler) http.Handler {
-		return api.Methods{Handlers: map[string]http.Handler{http.MethodGet: fn}, Problems: h.cfg.Problems}
+		return problem.Methods{Handlers: map[string]http.Handler{http.MethodGet: fn}, Problems: h.cfg.Problems}
 	}
 	return []Route{
 		{OpenAPIPath, get(h.openapi)},

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"signals/internal/api"
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // LLMsTxt returns /llms.txt in the llmstxt.org format: an H1 name, a
@@ -28,7 +28,7 @@ func LLMsTxt(base string) []byte {
 	w("- Initial limits per account: %d requests per UTC day and %d per minute (HTTP and MCP together), "+
 		"%d fresh semantic searches per UTC day; `GET %s` reports an account's actual limits and usage. "+
 		"Do not retry a timed-out search automatically.\n",
-		l.DailyRequests, l.MinuteRequests, l.DailySearches, api.UsagePath)
+		l.DailyRequests, l.MinuteRequests, l.DailySearches, reads.UsagePath)
 	w("- Errors are JSON problem details with a stable `code`; 429 and 503 give `Retry-After` when the wait is known.\n")
 	w("- The developer pages, About, Contact and articles are Markdown at their path plus `.md` " +
 		"(as the links below are); every public page is Markdown to `Accept: text/markdown`.\n\n")

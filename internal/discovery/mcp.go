@@ -1,9 +1,9 @@
 package discovery
 
 import (
-	"signals/internal/api"
 	"signals/internal/consent"
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // Tool is one MCP tool of the service, by name and title.
@@ -95,7 +95,7 @@ func MCPMetadata(base string) []byte {
 		"in the Authorization header only."
 	m.Tools = Tools
 	l := model.InitialLimits
-	m.Limits.Note = "Initial account limits, shared by HTTP and MCP; GET " + api.UsagePath + " reports an account's " +
+	m.Limits.Note = "Initial account limits, shared by HTTP and MCP; GET " + reads.UsagePath + " reports an account's " +
 		"actual limits and usage, and the account page shows them."
 	m.Limits.DailyRequests, m.Limits.MinuteRequests = l.DailyRequests, l.MinuteRequests
 	m.Limits.DailySearches, m.Limits.ConcurrentSearches = l.DailySearches, l.ConcurrentSearches

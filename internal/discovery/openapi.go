@@ -7,10 +7,10 @@ import (
 	"reflect"
 	"strings"
 
-	"signals/internal/api"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/quota"
+	"signals/internal/reads"
 	"signals/internal/search"
 	"signals/internal/wire"
 )
@@ -22,7 +22,7 @@ const (
 	SearchLimitMax     = search.MaxMatches
 	SearchWindow       = search.WindowSize
 	SearchCutoff       = search.Cutoff
-	MaxBodyBytes       = api.MaxBodyBytes
+	MaxBodyBytes       = reads.MaxBodyBytes
 )
 
 // obj is a JSON object of the document.
@@ -37,8 +37,8 @@ func OpenAPI(baseURL string) []byte {
 	base := strings.TrimRight(baseURL, "/")
 	components := wire.NewComponents("#/components/schemas/")
 	for _, t := range []reflect.Type{
-		reflect.TypeFor[api.ListResponse](), reflect.TypeFor[api.Signal](), reflect.TypeFor[api.SearchRequest](),
-		reflect.TypeFor[api.SearchResponse](), reflect.TypeFor[api.UsageResponse](), reflect.TypeFor[problem.Problem](),
+		reflect.TypeFor[reads.ListResponse](), reflect.TypeFor[reads.Signal](), reflect.TypeFor[reads.SearchRequest](),
+		reflect.TypeFor[reads.SearchResponse](), reflect.TypeFor[reads.UsageResponse](), reflect.TypeFor[problem.Problem](),
 	} {
 		components.Ref(t)
 	}
@@ -58,7 +58,7 @@ func OpenAPI(baseURL string) []byte {
 				"Send an API key as `Authorization: Bearer <API_KEY>`; create one at " + base + "/account after " +
 				"signing in with a verified email. Keys are read-only and identical in capability. " +
 				"Anonymous access uses the public feeds (" + base + "/feed.json, /feed.rss, /feed.atom).\n\n" +
-				fmt.Sprintf("Initial account limits (`GET "+api.UsagePath+"` reports an account's actual limits and usage): "+
+				fmt.Sprintf("Initial account limits (`GET "+reads.UsagePath+"` reports an account's actual limits and usage): "+
 					"%d requests per UTC day and %d per minute (HTTP and MCP together), "+
 					"%d fresh semantic searches per UTC day, %d concurrent search. ",
 					model.InitialLimits.DailyRequests, model.InitialLimits.MinuteRequests,
@@ -77,10 +77,10 @@ func OpenAPI(baseURL string) []byte {
 			obj{"name": "account", "description": "The account of the API key"},
 		},
 		"paths": obj{
-			api.SignalsPath:           obj{"get": listOperation()},
-			api.SignalsPath + "/{id}": obj{"get": getOperation()},
-			api.SearchPath:            obj{"post": searchOperation(), "get": getSearchIDOperation()},
-			api.UsagePath:             obj{"get": usageOperation()},
+			reads.SignalsPath:           obj{"get": listOperation()},
+			reads.SignalsPath + "/{id}": obj{"get": getOperation()},
+			reads.SearchPath:            obj{"post": searchOperation(), "get": getSearchIDOperation()},
+			reads.UsagePath:             obj{"get": usageOperation()},
 		},
 		"components": obj{
 			"securitySchemes": obj{
@@ -101,7 +101,7 @@ func OpenAPI(baseURL string) []byte {
 
 func listOperation() obj {
 	params := []any{}
-	for _, name := range api.ListParams {
+	for _, name := range reads.ListParams {
 		params = append(params, ref("parameters", name))
 	}
 	return obj{
@@ -334,7 +334,7 @@ func merge(a, b obj) obj {
 // request's properties, and the id of a signal in a path.
 func parameters(c *wire.Components) obj {
 	out := obj{}
-	for _, p := range c.Properties(reflect.TypeFor[api.ListRequest]()) {
+	for _, p := range c.Properties(reflect.TypeFor[reads.ListRequest]()) {
 		schema := p.Schema.CloneSchemas()
 		if len(schema.AnyOf) == 2 {
 			// A query string gives a list as repeats or commas, never as
@@ -356,7 +356,7 @@ func parameters(c *wire.Components) obj {
 		param["schema"] = plain(schema)
 		out[p.Name] = param
 	}
-	for _, p := range c.Properties(reflect.TypeFor[api.GetRequest]()) {
+	for _, p := range c.Properties(reflect.TypeFor[reads.GetRequest]()) {
 		schema := p.Schema.CloneSchemas()
 		schema.Description = ""
 		out[p.Name] = obj{"name": p.Name, "in": "path", "required": true,

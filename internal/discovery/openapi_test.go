@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"signals/internal/api"
 	"signals/internal/discovery"
 	"signals/internal/discovery/oastest"
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 const base = "https://signals.example"
@@ -78,7 +78,7 @@ func TestOpenAPIFollowsTheModel(t *testing.T) {
 			t.Errorf("%s enum = %v, want %v", name, got, want)
 		}
 	}
-	for _, name := range api.ListParams {
+	for _, name := range reads.ListParams {
 		if _, ok := doc.Components.Parameters[name]; !ok {
 			t.Errorf("list parameter %s is not documented", name)
 		}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/api"
 	"signals/internal/problem"
+	"signals/internal/reads"
 	"signals/internal/wire"
 )
 
@@ -18,10 +18,10 @@ import (
 // the resource instead of repeating the list (DESIGN §7). Reading one
 // costs no request of the account's allowance: only tool calls count.
 
-// addResources serves each enumeration of api.Listed at its Resource, as a
+// addResources serves each enumeration of reads.Listed at its Resource, as a
 // JSON array of its values.
 func (s *Server) addResources() {
-	for _, e := range api.Listed {
+	for _, e := range reads.Listed {
 		body, err := json.Marshal(e.Values)
 		if err != nil {
 			panic(err)
@@ -48,7 +48,7 @@ func pointToResource(p *problem.Problem) {
 	if len(p.AllowedValues) <= wire.LongEnum {
 		return
 	}
-	for _, e := range api.Listed {
+	for _, e := range reads.Listed {
 		if slices.Equal(p.AllowedValues, e.Values) {
 			p.AllowedValues = nil
 			p.AllowedValuesResource = e.Resource

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"signals/internal/api"
 	"signals/internal/problem"
+	"signals/internal/reads"
 	"signals/internal/wire"
 )
 
@@ -15,9 +15,9 @@ import (
 // validation follow, so the schemas accept every argument the tools accept
 // (validation is stricter where a schema cannot say it, such as a blank q).
 var (
-	listInput   = wire.Schema[api.ListRequest]()
-	getInput    = wire.Schema[api.GetRequest]()
-	searchInput = wire.Schema[api.SearchRequest]()
+	listInput   = wire.Schema[reads.ListRequest]()
+	getInput    = wire.Schema[reads.GetRequest]()
+	searchInput = wire.Schema[reads.SearchRequest]()
 )
 
 // outputSchema describes the structured content of a tool: the HTTP

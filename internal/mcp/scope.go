@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strings"
 
-	"signals/internal/api"
 	"signals/internal/auth"
 	"signals/internal/failure"
+	"signals/internal/reads"
 )
 
 // Scopes an OAuth access token needs for each tool; API keys hold every
@@ -42,7 +42,7 @@ func missingScope(r *http.Request, p auth.Principal) string {
 	if p.GrantID == "" {
 		return ""
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, api.MaxBodyBytes+1))
+	body, err := io.ReadAll(io.LimitReader(r.Body, reads.MaxBodyBytes+1))
 	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
 	if err != nil {
 		return ""

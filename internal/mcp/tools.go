@@ -8,9 +8,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/model"
+	"signals/internal/reads"
 	"signals/internal/search"
 )
 
@@ -21,7 +21,7 @@ const (
 	SearchTool = "search_signals"
 )
 
-// errNoSignal is api.ErrNoSignal as get_signal says it.
+// errNoSignal is reads.ErrNoSignal as get_signal says it.
 var errNoSignal = failure.NotFound("no public signal has this id; pass an id exactly as list_signals or search_signals returned it")
 
 func listTool() *mcp.Tool {
@@ -33,7 +33,7 @@ func listTool() *mcp.Tool {
 			"Filters combine with AND, values within tags or sources with OR.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 		InputSchema:  listInput,
-		OutputSchema: outputSchema[api.ListResponse](),
+		OutputSchema: outputSchema[reads.ListResponse](),
 	}
 }
 
@@ -46,7 +46,7 @@ func getTool() *mcp.Tool {
 			"An unknown or non-public id is a 404.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 		InputSchema:  getInput,
-		OutputSchema: outputSchema[api.Signal](),
+		OutputSchema: outputSchema[reads.Signal](),
 	}
 }
 
@@ -62,14 +62,14 @@ func searchTool() *mcp.Tool {
 			search.WindowSize, search.Cutoff, model.MatchSnippetChars, model.InitialLimits.DailySearches),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
 		InputSchema:  searchInput,
-		OutputSchema: outputSchema[api.SearchResponse](),
+		OutputSchema: outputSchema[reads.SearchResponse](),
 	}
 }
 
 // handlers of the tools. Each validates first, then counts the call, then
 // answers: a call that fails validation never reaches the count.
 
-func (s *Server) list(ctx context.Context, args api.ListRequest) *mcp.CallToolResult {
+func (s *Server) list(ctx context.Context, args reads.ListRequest) *mcp.CallToolResult {
 	q, err := args.Validate()
 	if err != nil {
 		return s.fail(ctx, err)
@@ -84,7 +84,7 @@ func (s *Server) list(ctx context.Context, args api.ListRequest) *mcp.CallToolRe
 	return s.result(ctx, resp)
 }
 
-func (s *Server) get(ctx context.Context, args api.GetRequest) *mcp.CallToolResult {
+func (s *Server) get(ctx context.Context, args reads.GetRequest) *mcp.CallToolResult {
 	id, err := args.Validate()
 	if err != nil {
 		return s.fail(ctx, err)
@@ -93,7 +93,7 @@ func (s *Server) get(ctx context.Context, args api.GetRequest) *mcp.CallToolResu
 		return s.fail(ctx, err)
 	}
 	resp, err := s.cfg.API.Get(ctx, id)
-	if errors.Is(err, api.ErrNoSignal) {
+	if errors.Is(err, reads.ErrNoSignal) {
 		err = errNoSignal
 	}
 	if err != nil {
@@ -102,7 +102,7 @@ func (s *Server) get(ctx context.Context, args api.GetRequest) *mcp.CallToolResu
 	return s.result(ctx, resp)
 }
 
-func (s *Server) search(ctx context.Context, req api.SearchRequest) *mcp.CallToolResult {
+func (s *Server) search(ctx context.Context, req reads.SearchRequest) *mcp.CallToolResult {
 	if _, err := req.Validate(); err != nil {
 		return s.fail(ctx, err)
 	}

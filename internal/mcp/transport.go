@@ -15,8 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/api"
 	"signals/internal/failure"
+	"signals/internal/reads"
 )
 
 // The SDK answers transport errors in plain text, and some of its messages
@@ -60,10 +60,10 @@ func readMessage(w http.ResponseWriter, r *http.Request) (jsonrpc.Message, error
 	if v := r.Header.Get(protocolVersionHeader); v != "" && !slices.Contains(versions, v) && v < slices.Max(versions) {
 		return nil, failure.Invalid(protocolVersionHeader, "must be a protocol version that this server supports", versions)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBodyBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, reads.MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return nil, failure.New(failure.CodePayloadTooLarge, fmt.Sprintf("the body is larger than %d bytes", api.MaxBodyBytes))
+		return nil, failure.New(failure.CodePayloadTooLarge, fmt.Sprintf("the body is larger than %d bytes", reads.MaxBodyBytes))
 	}
 	if err != nil {
 		return nil, failure.New(failure.CodeInvalidJSON, "the body could not be read")

@@ -30,7 +30,7 @@ type Filter struct {
 }
 
 // ListQuery is one page of a filtered listing (clients ask for one with an
-// api.ListRequest).
+// reads.ListRequest).
 type ListQuery struct {
 	Filter
 	// Q is a literal substring, matched case-insensitively: stores compare

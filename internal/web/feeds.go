@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/feed"
 	"signals/internal/label"
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // feed serves a feed of the public signals, or of a hub's: the newest 50 of
@@ -43,7 +43,7 @@ func (s *Site) feed(format string) http.HandlerFunc {
 			meta.Title, meta.Description, meta.HomeURL = hub.Title+" · Signals", hub.Description, s.base+"/hubs/"+hub.Slug
 		} else {
 			v := withoutBlank(usedParams(r.URL.RawQuery, model.FilterParams))
-			if q, err = api.ParseListQuery(v); err != nil {
+			if q, err = reads.ParseListQuery(v); err != nil {
 				s.badFeed(w, r, v, err)
 				return
 			}
@@ -125,7 +125,7 @@ func (s *Site) badFeed(w http.ResponseWriter, r *http.Request, v url.Values, err
 		s.cfg.Problems.Write(w, r, fmt.Errorf("web: countries: %w", cerr))
 		return
 	}
-	parse := func(v url.Values) error { _, err := api.ParseListQuery(v); return err }
+	parse := func(v url.Values) error { _, err := reads.ParseListQuery(v); return err }
 	bad := explainAll(err, parse, r.URL.Path, v, model.FilterParams, countries)
 	if len(bad) == 0 {
 		s.cfg.Problems.Write(w, r, err) // a failure of no parameter the feed uses

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // ParseFilter validates a filter given as query values: the parameters of
@@ -19,13 +19,13 @@ func ParseFilter(v url.Values) (model.ListQuery, error) {
 			return model.ListQuery{}, failure.Unknown(name, model.FilterParams)
 		}
 	}
-	return api.ParseListQuery(v)
+	return reads.ParseListQuery(v)
 }
 
 // ParseHubFilter validates the filter of a hub, written as a query string
 // ("tags=funding&country=canada").
 func ParseHubFilter(s string) (model.ListQuery, error) {
-	v, err := api.ParseQuery(strings.TrimPrefix(s, "?"))
+	v, err := reads.ParseQuery(strings.TrimPrefix(s, "?"))
 	if err != nil {
 		return model.ListQuery{}, err
 	}

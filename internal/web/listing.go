@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/feed"
 	"signals/internal/label"
 	"signals/internal/model"
+	"signals/internal/reads"
 	"signals/internal/session"
 	"signals/internal/store"
 )
@@ -47,9 +47,9 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, withQuery(r.URL.Path, encodeIn(withoutBlank(v), feedParams)), http.StatusSeeOther)
 		return
 	}
-	q, err := api.ParseListQuery(v)
+	q, err := reads.ParseListQuery(v)
 	if err != nil {
-		parse := func(v url.Values) error { _, err := api.ParseListQuery(v); return err }
+		parse := func(v url.Values) error { _, err := reads.ParseListQuery(v); return err }
 		s.badListing(w, r, format, listing{heading: "Public feed", path: "/", lede: homeLede}, v, err, parse)
 		return
 	}
@@ -167,7 +167,7 @@ func (s *Site) hubPage(w http.ResponseWriter, r *http.Request) {
 	l := listing{heading: hub.Title, lede: hub.Description, path: "/hubs/" + hub.Slug, query: q, hub: &hub}
 	v := withoutBlank(usedParams(r.URL.RawQuery, hubParams))
 	paging := func(v url.Values) (model.ListQuery, error) {
-		paging, err := api.ParseListQuery(v)
+		paging, err := reads.ParseListQuery(v)
 		if err != nil {
 			return q, err
 		}
@@ -320,7 +320,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 // list reads one page of q within the listing deadline that the API
 // keeps too: past it, the page is service_busy.
 func (s *Site) list(ctx context.Context, q model.ListQuery) ([]model.Signal, bool, error) {
-	return api.ListWithin(ctx, s.cfg.Store, q, s.cfg.ListTimeout)
+	return reads.ListWithin(ctx, s.cfg.Store, q, s.cfg.ListTimeout)
 }
 
 // lastPage finds the last page of q's listing that has signals, 0 when

@@ -13,11 +13,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/label"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/reads"
 	"signals/internal/search"
 	"signals/internal/session"
 )
@@ -140,7 +140,7 @@ type invalid struct {
 }
 
 // check returns what is wrong with f in words, or nil; then the search to
-// run, validated by the rules the API keeps (api.SearchRequest.Validate).
+// run, validated by the rules the API keeps (reads.SearchRequest.Validate).
 func (f searchForm) check() (*invalid, search.Request) {
 	bad := func(name, message, clear string) (*invalid, search.Request) {
 		return &invalid{Message: message, Clear: f.without(name), ClearLabel: clear}, search.Request{}
@@ -153,12 +153,12 @@ func (f searchForm) check() (*invalid, search.Request) {
 		}
 		return listInWords(out, "or")
 	}
-	switch n := api.UTF16Len(f.query); {
+	switch n := reads.UTF16Len(f.query); {
 	case strings.TrimSpace(f.query) == "":
 		return &invalid{Message: "Write what you are looking for, in a few words or a sentence."}, search.Request{}
-	case n > api.MaxQueryUTF16:
+	case n > reads.MaxQueryUTF16:
 		return &invalid{Message: fmt.Sprintf("Your search is %s characters long; a search reads at most %s. Shorten it and search again.",
-			thousands(n), thousands(api.MaxQueryUTF16))}, search.Request{}
+			thousands(n), thousands(reads.MaxQueryUTF16))}, search.Request{}
 	case !utf8.ValidString(f.query) || strings.ContainsRune(f.query, 0):
 		return &invalid{Message: "Your search holds characters that are not text. Type it again and search."}, search.Request{}
 	}
@@ -190,7 +190,7 @@ func (f searchForm) check() (*invalid, search.Request) {
 				quote(c)), "Search every country")
 		}
 	}
-	req := api.SearchRequest{Query: f.query, Tags: f.tags, Sources: f.sources, Language: f.languages, Country: f.places,
+	req := reads.SearchRequest{Query: f.query, Tags: f.tags, Sources: f.sources, Language: f.languages, Country: f.places,
 		Limit: new(search.MaxMatches)}
 	if f.observedAfter != "" {
 		req.ObservedAfter = &f.observedAfter

@@ -10,10 +10,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"signals/internal/api"
 	"signals/internal/failure"
 	"signals/internal/label"
 	"signals/internal/model"
+	"signals/internal/reads"
 	"signals/internal/session"
 	"signals/internal/store"
 )
@@ -196,7 +196,7 @@ func (s *Site) backTo(ctx context.Context, from string) (href, label, filter str
 	}
 	switch slug, isHub := strings.CutPrefix(u.Path, "/hubs/"); {
 	case u.Path == "/":
-		q, perr := api.ParseListQuery(withoutBlank(usedParams(u.RawQuery, feedParams)))
+		q, perr := reads.ParseListQuery(withoutBlank(usedParams(u.RawQuery, feedParams)))
 		if perr != nil {
 			return href, label, "", nil
 		}
@@ -212,7 +212,7 @@ func (s *Site) backTo(ctx context.Context, from string) (href, label, filter str
 		if herr != nil {
 			return "", "", "", herr
 		}
-		q, perr := api.ParseListQuery(withoutBlank(usedParams(u.RawQuery, hubParams)))
+		q, perr := reads.ParseListQuery(withoutBlank(usedParams(u.RawQuery, hubParams)))
 		if perr != nil {
 			q = model.ListQuery{Page: 1}
 		}

@@ -44,7 +44,7 @@ type Config struct {
 	Problems problem.Renderer
 	Log      *slog.Logger
 	// ListTimeout bounds the store read of one listing, as the API's
-	// (api.ListWithin); 0 is api.DefaultListTimeout.
+	// (reads.ListWithin); 0 is reads.DefaultListTimeout.
 	ListTimeout time.Duration
 	// Session loads who a page's visitor is signed in as, for the
 	// navigation to offer the account area or signing in; nil treats every

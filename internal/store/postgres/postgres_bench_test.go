@@ -272,7 +272,7 @@ func BenchmarkListSubstrings(b *testing.B) {
 		busy = 0
 		for _, q := range qs {
 			start := time.Now()
-			// Within the listing deadline of the API (api.DefaultListTimeout),
+			// Within the listing deadline of the API (reads.DefaultListTimeout),
 			// past which it answers service_busy.
 			ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			_, _, err := db.ListSignals(ctx, model.ListQuery{Q: q.Q, Page: 1, PageSize: 20})
