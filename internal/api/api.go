@@ -100,7 +100,7 @@ func noQuery(r *http.Request) error {
 	return p
 }
 
-// errNoSignalInPath is ErrNoSignal as HTTP says it.
+// errNoSignalInPath is reads.ErrNoSignal as HTTP says it.
 var errNoSignalInPath = failure.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
 
 // HandleList serves GET /api/v1/signals.

@@ -55,7 +55,7 @@ func (a *API) HandleSearch(w http.ResponseWriter, r *http.Request) {
 	a.writeJSON(w, r, resp, true)
 }
 
-// decodeSearch reads a search body: JSON, at most MaxBodyBytes, one object
+// decodeSearch reads a search body: JSON, at most reads.MaxBodyBytes, one object
 // decoded by wire.Decode.
 func decodeSearch(w http.ResponseWriter, r *http.Request) (reads.SearchRequest, error) {
 	var req reads.SearchRequest

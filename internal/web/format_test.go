@@ -120,17 +120,6 @@ func FuzzMarkdownEscaping(f *testing.F) {
 	})
 }
 
-func TestCountryLabel(t *testing.T) {
-	for key, want := range map[string]string{
-		"united_states": "United States", "bosnia_and_herzegovina": "Bosnia and Herzegovina",
-		"cote_d_ivoire": "Côte d'Ivoire", "guinea_bissau": "Guinea-Bissau", "democratic_republic_of_the_congo": "Democratic Republic of the Congo",
-	} {
-		if got := label.Country(key); got != want {
-			t.Errorf("label.Country(%q) = %q, want %q", key, got, want)
-		}
-	}
-}
-
 // Pages show moments one way: hours and minutes, UTC.
 func TestTimesShowHoursAndMinutes(t *testing.T) {
 	at := time.Date(2026, 10, 1, 12, 3, 1, 500, time.UTC)
@@ -144,6 +133,6 @@ func TestTimesShowHoursAndMinutes(t *testing.T) {
 	}
 	paris := time.FixedZone("Paris", 2*60*60)
 	if got, want := label.Time(at.In(paris)), "1 October 2026, 12:03 UTC"; got != want {
-		t.Errorf("TimeLabel = %q, want %q", got, want)
+		t.Errorf("label.Time = %q, want %q", got, want)
 	}
 }
