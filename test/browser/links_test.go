@@ -33,6 +33,15 @@ func TestSharedLinksInChromium(t *testing.T) {
 		{signal + "?fbclid=IwAR0abcdef", signal},
 		{"/hubs/funding?ref=hn", "/hubs/funding"},
 		{"/articles/welcome?gclid=abc", "/articles/welcome"},
+		{"/hubs?utm_campaign=launch", "/hubs"},
+		{"/articles?fbclid=IwAR0abcdef", "/articles"},
+		{"/about?ref=hn", "/about"},
+		{"/contact?utm_source=newsletter", "/contact"},
+		{"/privacy?gclid=abc", "/privacy"},
+		{"/developers?utm_source=newsletter", "/developers"},
+		{"/developers/api?ref=hn", "/developers/api"},
+		{"/developers/mcp?fbclid=IwAR0abcdef", "/developers/mcp"},
+		{"/developers/errors?utm_medium=email", "/developers/errors"},
 	} {
 		resp, err := chromedp.RunResponse(b.ctx, chromedp.Navigate(s.url+tt.path))
 		if err != nil {
@@ -54,6 +63,8 @@ func TestSharedLinksInChromium(t *testing.T) {
 		{"/feed.rss?utm_source=newsletter", "/feed.rss"},
 		{"/feed.atom?utm_source=newsletter&tags=funding", "/feed.atom?tags=funding"},
 		{"/hubs/funding/feed.atom?ref=hn", "/hubs/funding/feed.atom"},
+		{"/hubs/funding/feed.json?fbclid=IwAR0abcdef", "/hubs/funding/feed.json"},
+		{"/hubs/funding/feed.rss?gclid=abc", "/hubs/funding/feed.rss"},
 	} {
 		var got struct {
 			Status int
