@@ -511,26 +511,9 @@ func newSignalView(s model.Signal) signalView {
 
 // filterSummary describes a filter in words, one part per parameter.
 func filterSummary(q model.ListQuery) []string {
-	var parts []string
-	names := func(values []string, name func(string) string) string {
-		out := make([]string, len(values))
-		for i, v := range values {
-			out[i] = name(v)
-		}
-		return strings.Join(out, " or ")
-	}
-	if len(q.Tags) > 0 {
-		parts = append(parts, "kind "+names(q.Tags, label.Tag))
-	}
-	if len(q.Sources) > 0 {
-		parts = append(parts, "source "+names(q.Sources, label.Source))
-	}
-	if len(q.Languages) > 0 {
-		parts = append(parts, "language "+names(q.Languages, label.Language))
-	}
-	if len(q.Countries) > 0 {
-		parts = append(parts, "country "+names(q.Countries, label.Country))
-	}
+	parts := valueParts(q.Tags, q.Sources, q.Languages, q.Countries, func(names []string) string {
+		return strings.Join(names, " or ")
+	})
 	if q.Q != "" {
 		parts = append(parts, fmt.Sprintf("words %q", q.Q))
 	}
@@ -540,6 +523,28 @@ func filterSummary(q model.ListQuery) []string {
 	if len(parts) == 0 {
 		parts = append(parts, "every public signal")
 	}
+	return parts
+}
+
+// valueParts names the chosen values of each dimension of a filter in
+// words ("kind Funding or Job"), one part per dimension that has any,
+// each dimension's names joined by join.
+func valueParts(tags, sources, languages, countries []string, join func([]string) string) []string {
+	var parts []string
+	add := func(dimension string, values []string, name func(string) string) {
+		if len(values) == 0 {
+			return
+		}
+		names := make([]string, len(values))
+		for i, v := range values {
+			names[i] = name(v)
+		}
+		parts = append(parts, dimension+" "+join(names))
+	}
+	add("kind", tags, label.Tag)
+	add("source", sources, label.Source)
+	add("language", languages, label.Language)
+	add("country", countries, label.Country)
 	return parts
 }
 

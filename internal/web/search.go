@@ -379,26 +379,9 @@ func (s *Site) refusal(r *http.Request, acct model.Account, now time.Time, err e
 
 // within describes the filters of f in words ("" for none).
 func (f searchForm) within() string {
-	var parts []string
-	names := func(values []string, name func(string) string) string {
-		out := make([]string, len(values))
-		for i, v := range values {
-			out[i] = name(v)
-		}
-		return listInWords(out, "or")
-	}
-	if len(f.tags) > 0 {
-		parts = append(parts, "kind "+names(f.tags, label.Tag))
-	}
-	if len(f.sources) > 0 {
-		parts = append(parts, "source "+names(f.sources, label.Source))
-	}
-	if len(f.languages) > 0 {
-		parts = append(parts, "language "+names(f.languages, label.Language))
-	}
-	if len(f.places) > 0 {
-		parts = append(parts, "country "+names(f.places, label.Country))
-	}
+	parts := valueParts(f.tags, f.sources, f.languages, f.places, func(names []string) string {
+		return listInWords(names, "or")
+	})
 	if f.observedAfter != "" {
 		parts = append(parts, "collected after "+f.observedAfter)
 	}
