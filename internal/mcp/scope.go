@@ -8,30 +8,25 @@ import (
 	"strings"
 
 	"signals/internal/auth"
+	"signals/internal/consent"
 	"signals/internal/failure"
 	"signals/internal/reads"
 )
 
-// Scopes an OAuth access token needs for each tool; API keys hold every
-// permission (CONTRACT §5).
-const (
-	ScopeRead   = "signals:read"
-	ScopeSearch = "signals:search"
-)
-
-// toolScopes says which scope each tool needs.
+// toolScopes says which scope an OAuth access token needs for each tool;
+// API keys hold every permission (CONTRACT §5).
 var toolScopes = map[string]string{
-	ListTool:   ScopeRead,
-	GetTool:    ScopeRead,
-	SearchTool: ScopeSearch,
+	ListTool:   consent.ScopeRead,
+	GetTool:    consent.ScopeRead,
+	SearchTool: consent.ScopeSearch,
 }
 
 // ScopeChallenge is the WWW-Authenticate value of a 403 for a missing
 // scope (DESIGN §8): it names every scope, so that the client asks for
 // consent to what it lacks.
 func ScopeChallenge(baseURL string) string {
-	return `Bearer error="insufficient_scope", scope="` + ScopeRead + " " + ScopeSearch +
-		`", resource_metadata="` + strings.TrimRight(baseURL, "/") + `/.well-known/oauth-protected-resource/mcp"`
+	return `Bearer error="insufficient_scope", scope="` + strings.Join(consent.Scopes, " ") +
+		`", resource_metadata="` + strings.TrimRight(baseURL, "/") + consent.ProtectedResourcePath + `"`
 }
 
 // missingScope returns the scope that a tool call in the request needs and
@@ -80,5 +75,5 @@ func missingScope(r *http.Request, p auth.Principal) string {
 func (s *Server) refuseScope(w http.ResponseWriter, r *http.Request, need string) {
 	w.Header().Set("WWW-Authenticate", ScopeChallenge(s.cfg.BaseURL))
 	s.cfg.Problems.Write(w, r, failure.New(failure.CodeInsufficientScope,
-		"this connection was not granted "+need+"; authorize again with scope \""+ScopeRead+" "+ScopeSearch+"\""))
+		"this connection was not granted "+need+"; authorize again with scope \""+strings.Join(consent.Scopes, " ")+"\""))
 }
