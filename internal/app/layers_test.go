@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -136,5 +138,43 @@ func TestLayerCount(t *testing.T) {
 	}
 	if got := strings.Join(chain(graph, floor, "a"), " "); got != "a b c" {
 		t.Errorf("chain = %q", got)
+	}
+}
+
+// floorsPicture draws the floors from the top down, one line a floor, as
+// docs/architecture.md shows them.
+func floorsPicture(floor map[string]int) string {
+	by := map[int][]string{}
+	top := 0
+	for u, f := range floor {
+		by[f] = append(by[f], u)
+		top = max(top, f)
+	}
+	var b strings.Builder
+	for f := top; f >= 1; f-- {
+		slices.Sort(by[f])
+		fmt.Fprintf(&b, "%2d  %s\n", f, strings.Join(by[f], " "))
+	}
+	return b.String()
+}
+
+// TestArchitectureFloors checks the picture of the floors in
+// docs/architecture.md against the import graph.
+func TestArchitectureFloors(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "<!-- floors:")
+	if !ok {
+		t.Fatal("docs/architecture.md has no <!-- floors: --> block")
+	}
+	_, rest, _ = strings.Cut(rest, "```\n")
+	shown, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatal("the floors block is not closed")
+	}
+	if want := floorsPicture(layers(importUnits(t))); shown != want {
+		t.Errorf("docs/architecture.md shows the floors as\n%s\nthe import graph has\n%s", shown, want)
 	}
 }
