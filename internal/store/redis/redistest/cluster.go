@@ -70,9 +70,15 @@ func (c *Cluster) Addrs() []string {
 	return out
 }
 
-// URL names every master in one redis:// URL, the addresses separated by
-// commas: redis://127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003.
-func (c *Cluster) URL() string { return "redis://" + strings.Join(c.Addrs(), ",") }
+// URL names every master, as SIGNALS_REDIS_URL takes a cluster's seed
+// nodes: redis:// URLs separated by commas.
+func (c *Cluster) URL() string {
+	urls := make([]string, len(c.Masters))
+	for i, m := range c.Masters {
+		urls[i] = m.URL()
+	}
+	return strings.Join(urls, ",")
+}
 
 // MasterOf returns the master serving key's hash slot (CLUSTER KEYSLOT),
 // by the slot ranges each master gives itself in CLUSTER NODES.

@@ -73,7 +73,7 @@ func TestCommandReplies(t *testing.T) {
 // key of another's slot.
 func TestClusterSpreadsHashTags(t *testing.T) {
 	c := StartCluster(t, 3)
-	if len(strings.Split(strings.TrimPrefix(c.URL(), "redis://"), ",")) != 3 {
+	if urls := strings.Split(c.URL(), ","); len(urls) != 3 || urls[2] != c.Masters[2].URL() {
 		t.Fatalf("URL %q", c.URL())
 	}
 	held := map[*Server]int{}
