@@ -11,11 +11,9 @@ import (
 // index for its vector. Stop words (English and French) give no term; aliases
 // give the alias as a lexical term plus their expansion.
 type analyzer struct {
-	vocab     *wordVectors
-	aliases   map[string][]aliasTerm
-	stopwords map[string]bool
-	elisions  []string // French elided articles and pronouns, removed in front
-	endings   []string // English contracted endings, removed behind
+	t       *tables
+	vocab   *wordVectors
+	aliases map[string][]aliasTerm // t.aliases, each as its terms
 }
 
 type aliasTerm struct {
@@ -23,9 +21,8 @@ type aliasTerm struct {
 	vec int32
 }
 
-func newAnalyzer(v *wordVectors, t tables) *analyzer {
-	a := &analyzer{vocab: v, aliases: make(map[string][]aliasTerm, len(t.aliases)),
-		stopwords: t.stopwords, elisions: t.elisions, endings: t.endings}
+func newAnalyzer(v *wordVectors, t *tables) *analyzer {
+	a := &analyzer{t: t, vocab: v, aliases: make(map[string][]aliasTerm, len(t.aliases))}
 	var buf []byte
 	for k, exp := range t.aliases {
 		var ts []aliasTerm
@@ -56,24 +53,11 @@ var hyphenSeparator = []byte{'-'}
 
 // word emits the terms of one folded word. It may modify w.
 func (a *analyzer) word(w []byte, emit emitFunc) []byte {
-	if bytes.IndexByte(w, '\'') >= 0 {
-		for _, p := range a.elisions {
-			if len(w) > len(p) && string(w[:len(p)]) == p {
-				w = w[len(p):]
-				break
-			}
-		}
-		for _, s := range a.endings {
-			if len(w) > len(s) && string(w[len(w)-len(s):]) == s {
-				w = w[:len(w)-len(s)]
-				break
-			}
-		}
-		if bytes.IndexByte(w, '\'') >= 0 && a.vocab.lookup(w) < 0 {
-			w = bytes.ReplaceAll(w, []byte{'\''}, nil)
-		}
+	w = trimClitics(a.t, w)
+	if bytes.IndexByte(w, '\'') >= 0 && a.vocab.lookup(w) < 0 {
+		w = bytes.ReplaceAll(w, []byte{'\''}, nil)
 	}
-	if len(w) == 0 || a.stopwords[string(w)] {
+	if len(w) == 0 || a.t.stopwords[string(w)] {
 		return w
 	}
 	if ts, ok := a.aliases[string(w)]; ok {
@@ -86,7 +70,7 @@ func (a *analyzer) word(w []byte, emit emitFunc) []byte {
 		if i := a.vocab.lookup(w); i >= 0 {
 			emit(nil, i)
 			for _, part := range bytes.Split(w, hyphenSeparator) {
-				if !a.stopwords[string(part)] {
+				if !a.t.stopwords[string(part)] {
 					emit(stem(part), -1)
 				}
 			}

@@ -96,22 +96,7 @@ func (r *reader) splitWordsOf(text string, fn func(w string, c wordCase, orig in
 	casedWords(text, nil, func(w []byte, c wordCase) {
 		n++
 		word := string(w)
-		s := string(w)
-		if strings.IndexByte(s, '\'') >= 0 {
-			for _, p := range r.elisions {
-				if len(s) > len(p) && strings.HasPrefix(s, p) {
-					s = s[len(p):]
-					break
-				}
-			}
-			for _, e := range r.endings {
-				if len(s) > len(e) && strings.HasSuffix(s, e) {
-					s = s[:len(s)-len(e)]
-					break
-				}
-			}
-		}
-		for p := range strings.SplitSeq(s, "-") {
+		for p := range strings.SplitSeq(trimClitics(r.t, word), "-") {
 			if p != "" {
 				fn(p, c, n, word)
 			}
@@ -121,26 +106,8 @@ func (r *reader) splitWordsOf(text string, fn func(w string, c wordCase, orig in
 
 // reader reads queries and signal texts with the kind and place tables.
 type reader struct {
-	kinds       map[string]string
-	subjects    map[string]bool
-	possessives map[string]bool
-	places      map[string]placeEntry
-	generic     map[string]bool
-	language    map[string]bool
-	topic       map[string]bool
-	capital     map[string]bool
-	upper       map[string]bool
-	stopwords   map[string]bool
-	aliases     map[string]string
-	elisions    []string
-	endings     []string
-	vec         *wordVectors
-}
-
-func newReader(v *wordVectors, t tables) *reader {
-	return &reader{kinds: t.kinds, subjects: t.kindSubjects, possessives: t.possessives, places: t.places, generic: t.generic, language: t.languageWords,
-		topic: t.topicWords, capital: t.capitalOnly, upper: t.upperOnly, stopwords: t.stopwords,
-		aliases: t.aliases, elisions: t.elisions, endings: t.endings, vec: v}
+	t   *tables
+	vec *wordVectors
 }
 
 // longest returns how many words from ws[i] the longest entry of m that
@@ -176,8 +143,8 @@ func (r *reader) read(query string) *asks {
 	})
 	countries := map[string]bool{}
 	for i := 0; i < len(ws); {
-		if n, key := longest(r.places, ws, i); n > 0 && r.isPlace(ws, i, n, key) {
-			e := r.places[key]
+		if n, key := longest(r.t.places, ws, i); n > 0 && r.isPlace(ws, i, n, key) {
+			e := r.t.places[key]
 			if e.kind == placeCity {
 				if c := (cityAsk{e.city, e.countries[0]}); !slices.Contains(a.cities, c) {
 					a.cities = append(a.cities, c)
@@ -195,20 +162,20 @@ func (r *reader) read(query string) *asks {
 		}
 		// "Will automation take people's jobs away": a kind word in a
 		// phrase about a subject, or owned by someone, asks for no kind.
-		if n, _ := longest(r.subjects, ws, i); n > 0 {
+		if n, _ := longest(r.t.kindSubjects, ws, i); n > 0 {
 			i += n
 			continue
 		}
 		// A longer generic phrase reads whole: "retours d'expérience" is the
 		// framing of a question, "retours" alone asks for feedback.
-		nGeneric, _ := longest(r.generic, ws, i)
-		if n, key := longest(r.kinds, ws, i); n > nGeneric && !r.owned(ws, orig, i) {
+		nGeneric, _ := longest(r.t.generic, ws, i)
+		if n, key := longest(r.t.kinds, ws, i); n > nGeneric && !r.owned(ws, orig, i) {
 			// The words of physical AI ("warehouse robots", "humanoid") name
 			// a subject, which signals of any kind may be about (a warehouse
 			// robot pilot hiring, a humanoid maker raising money): they are
 			// scored, not asked for. "Physical AI", the kind's own name,
 			// asks for the kind.
-			tag := r.kinds[key]
+			tag := r.t.kinds[key]
 			if tag == physicalKind && key != strings.ReplaceAll(tag, "_", " ") {
 				i += n
 				continue
@@ -226,10 +193,10 @@ func (r *reader) read(query string) *asks {
 			// "AI Act", "AI regulation": a generic word that names a body
 			// of rules with the words after it is part of the subject.
 			next := i + n
-			for next < len(ws) && r.generic[ws[next].w] {
+			for next < len(ws) && r.t.generic[ws[next].w] {
 				next++
 			}
-			if next < len(ws) && r.topic[ws[next].w] {
+			if next < len(ws) && r.t.topicWords[ws[next].w] {
 				i = next
 				continue
 			}
@@ -243,7 +210,7 @@ func (r *reader) read(query string) *asks {
 	}
 	for i := range ws {
 		w := ws[i]
-		if w.role != roleNone || r.stopwords[w.w] || !r.isName(w) {
+		if w.role != roleNone || r.t.stopwords[w.w] || !r.isName(w) {
 			continue
 		}
 		ws[i].role = roleName
@@ -263,7 +230,7 @@ func (r *reader) read(query string) *asks {
 	}
 	keep := make([]bool, len(orig))
 	for _, w := range ws {
-		if w.role == roleNone && !r.stopwords[w.w] {
+		if w.role == roleNone && !r.t.stopwords[w.w] {
 			a.subject = true
 		}
 		if w.role == roleNone || w.role == roleName {
@@ -296,7 +263,7 @@ func (r *reader) owned(ws []queryWord, orig []string, i int) bool {
 		return false
 	}
 	prev := ws[i-1]
-	if r.possessives[prev.w] {
+	if r.t.possessives[prev.w] {
 		return true
 	}
 	o := strings.ReplaceAll(orig[prev.orig], "’", "'")
@@ -307,18 +274,18 @@ func (r *reader) owned(ws []queryWord, orig []string, i int) bool {
 // entry key, name where signals should come from.
 func (r *reader) isPlace(ws []queryWord, i, n int, key string) bool {
 	first := ws[i]
-	if r.upper[key] && !first.c.Upper || r.capital[key] && !first.c.Capital {
+	if r.t.upperOnly[key] && !first.c.Upper || r.t.capitalOnly[key] && !first.c.Capital {
 		return false
 	}
 	// "EU AI Act", "European legislation": a body of rules.
 	next := i + n
-	for next < len(ws) && r.generic[ws[next].w] {
+	for next < len(ws) && r.t.generic[ws[next].w] {
 		next++
 	}
-	if next < len(ws) && r.topic[ws[next].w] {
+	if next < len(ws) && r.t.topicWords[ws[next].w] {
 		return false
 	}
-	e := r.places[key]
+	e := r.t.places[key]
 	if e.kind != placeAdjective && e.kind != placeRegion {
 		return true
 	}
@@ -330,19 +297,19 @@ func (r *reader) isPlace(ws []queryWord, i, n int, key string) bool {
 			j++
 			continue
 		}
-		if m, k := longest(r.places, ws, j); m > 0 && r.places[k].kind == placeAdjective {
+		if m, k := longest(r.t.places, ws, j); m > 0 && r.t.places[k].kind == placeAdjective {
 			j += m
 			continue
 		}
 		break
 	}
-	if j < len(ws) && r.language[ws[j].w] {
+	if j < len(ws) && r.t.languageWords[ws[j].w] {
 		return false
 	}
 	if i > 0 && e.kind == placeAdjective {
 		switch ws[i-1].w {
 		case "in", "en", "for", "pour":
-			if i+n == len(ws) || r.stopwords[ws[i+n].w] {
+			if i+n == len(ws) || r.t.stopwords[ws[i+n].w] {
 				return false
 			}
 		}
@@ -358,7 +325,7 @@ func (r *reader) isName(w queryWord) bool {
 	if !w.c.Capital || w.c.Upper || strings.ContainsAny(w.w, "0123456789") || len(w.w) < 3 {
 		return false
 	}
-	if _, ok := r.aliases[w.w]; ok {
+	if _, ok := r.t.aliases[w.w]; ok {
 		return false
 	}
 	i := r.vec.lookup([]byte(w.w))
@@ -379,14 +346,14 @@ func (r *reader) textPlaces(text string) docPlaces {
 	r.splitWords(text, func(w string, c wordCase) { ws = append(ws, queryWord{w: w, c: c}) })
 	var p docPlaces
 	for i := 0; i < len(ws); {
-		n, key := longest(r.places, ws, i)
+		n, key := longest(r.t.places, ws, i)
 		if n == 0 {
 			i++
 			continue
 		}
 		i += n
-		e := r.places[key]
-		if r.capital[key] || r.upper[key] || e.kind != placeCountry && e.kind != placeCity {
+		e := r.t.places[key]
+		if r.t.capitalOnly[key] || r.t.upperOnly[key] || e.kind != placeCountry && e.kind != placeCity {
 			continue
 		}
 		if e.kind == placeCity && !slices.Contains(p.cities, e.city) {
@@ -426,7 +393,7 @@ func (a *asks) placeAgrees(country string, p docPlaces) string {
 func (r *reader) kindWords(query string) map[int32]string {
 	m := map[int32]string{}
 	r.splitWords(query, func(w string, _ wordCase) {
-		if tag, ok := r.kinds[w]; ok {
+		if tag, ok := r.t.kinds[w]; ok {
 			if v := r.vec.lookup([]byte(w)); v >= 0 {
 				m[v] = tag
 			}

@@ -56,7 +56,7 @@ import (
 //     to a concept group, so that a query about funding needs a document
 //     about funding, not only one about its subject.
 type Scorer struct {
-	tables tables
+	tables *tables
 	model  string
 	vec    *wordVectors
 	an     *analyzer
@@ -108,7 +108,7 @@ func load(t tables) (*Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scorer{tables: t, vec: v, an: newAnalyzer(v, t), rd: newReader(v, t), groups: conceptGroups(v, t.concepts),
+	return &Scorer{tables: &t, vec: v, an: newAnalyzer(v, &t), rd: &reader{t: &t, vec: v}, groups: conceptGroups(v, t.concepts),
 		roots: wordRoots(v), cache: &termCache{m: map[termKey]*docTerms{}},
 		phr: newPhraseIndex(t.phrases), cal: cal, names: &vocabNames{}, model: <-name}, nil
 }
@@ -122,8 +122,10 @@ func (b *Scorer) WithCalibration(c Calibration) (*Scorer, error) {
 	}
 	nb := *b
 	nb.cal = c
-	nb.tables.calibration = file
-	nb.model = nb.tables.model()
+	t := *b.tables // the word tables stay shared with b's reader and analyzer
+	t.calibration = file
+	nb.tables = &t
+	nb.model = t.model()
 	return &nb, nil
 }
 

@@ -260,7 +260,8 @@ func BenchmarkLoad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		newAnalyzer(v, mustTables(b))
+		t := mustTables(b)
+		newAnalyzer(v, &t)
 	}
 }
 

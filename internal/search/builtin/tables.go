@@ -202,3 +202,36 @@ func (r *tableReader) regions(file string) map[string][]string {
 	}
 	return m
 }
+
+// trimClitics removes from a folded word the first French elision of
+// t.elisions in front ("l'", "qu'") and the first English contracted ending
+// of t.endings behind ("'s"), as the kind and place tables spell words; each
+// only when the word is longer than it. A word without an apostrophe is
+// returned as it is.
+func trimClitics[W ~string | ~[]byte](t *tables, w W) W {
+	if !hasApostrophe(w) {
+		return w
+	}
+	for _, p := range t.elisions {
+		if len(w) > len(p) && string(w[:len(p)]) == p {
+			w = w[len(p):]
+			break
+		}
+	}
+	for _, e := range t.endings {
+		if len(w) > len(e) && string(w[len(w)-len(e):]) == e {
+			w = w[:len(w)-len(e)]
+			break
+		}
+	}
+	return w
+}
+
+func hasApostrophe[W ~string | ~[]byte](w W) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] == '\'' {
+			return true
+		}
+	}
+	return false
+}
