@@ -193,13 +193,12 @@ func (b *Scorer) finish(acc []float64) []float32 {
 // that is barred (see Features) keeps at most barred times its relevance,
 // which stays below the cutoff.
 func (b *Scorer) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
-	a := b.rd.read(query)
-	fs, err := b.featuresOf(ctx, a, query, cands)
+	all, browse, err := b.FeaturesFor(ctx, query, cands, []SoftBounds{{b.cal.SoftFloor, b.cal.SoftFull}})
 	if err != nil {
 		return nil, err
 	}
+	fs := all[0]
 	rel := b.cal.relevance(fs)
-	browse := a.browse()
 	for i, f := range fs {
 		switch {
 		case browse && !f.Barred:
@@ -287,40 +286,24 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// features returns the raw, uncalibrated features of each candidate for
-// query, under the scorer's soft bounds.
-func (b *Scorer) features(ctx context.Context, query string, cands []search.Candidate) ([]Features, error) {
-	return b.featuresOf(ctx, b.rd.read(query), query, cands)
-}
-
-// featuresOf is features for a query already read as a.
-func (b *Scorer) featuresOf(ctx context.Context, a *asks, query string, cands []search.Candidate) ([]Features, error) {
-	fs, err := b.featuresFor(ctx, a, query, cands, []SoftBounds{{b.cal.SoftFloor, b.cal.SoftFull}})
-	if err != nil {
-		return nil, err
-	}
-	return fs[0], nil
-}
-
 // SoftBounds are the word cosines of Calibration.SoftFloor and SoftFull.
 type SoftBounds struct{ Floor, Full float64 }
 
 // FeaturesFor returns the raw, uncalibrated features of each candidate for
-// query, once for each of bounds; only the soft match and the facet depend
-// on them, and the rest is computed once (a fit tries many bounds).
-func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, error) {
-	return b.featuresFor(ctx, b.rd.read(query), query, cands, bounds)
-}
-
-// featuresFor is FeaturesFor for a query already read as a.
-func (b *Scorer) featuresFor(ctx context.Context, a *asks, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, error) {
+// query, once for each of bounds (Score asks for the calibration's; a fit
+// tries many), and whether query asks only for a kind, a place, names or an
+// amount, which the candidates that agree answer whatever their features.
+// Only the soft match and the facet depend on the bounds: the rest is
+// computed once.
+func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, bool, error) {
+	a := b.rd.read(query)
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]Features, len(bounds))
 	for i := range out {
 		out[i] = make([]Features, len(cands))
 	}
 	if len(cands) == 0 || len(bounds) == 0 {
-		return out, ctx.Err()
+		return out, a.browse(), ctx.Err()
 	}
 	base := out[0] // the features that do not depend on the bounds
 	if len(q.lexQF) == 0 && len(q.words) == 0 {
@@ -331,23 +314,23 @@ func (b *Scorer) featuresFor(ctx context.Context, a *asks, query string, cands [
 		for _, fs := range out[1:] {
 			copy(fs, base)
 		}
-		return out, ctx.Err()
+		return out, a.browse(), ctx.Err()
 	}
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	if err := b.countTerms(ctx, s, a, q, cands, base); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	bm25(s, q.lexQF, base)
 	best := bestMatches(s, b.wordCosines(s.slots, q), b.wordKinds(q, query), cands)
 	if err := b.centredCosines(ctx, q, cands, base); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for _, fs := range out[1:] {
 		copy(fs, base)
 	}
 	b.softScores(q, best, bounds, out)
-	return out, nil
+	return out, a.browse(), nil
 }
 
 // countTerms counts the query terms and words of each candidate, for BM25 and the soft matches.

@@ -338,11 +338,11 @@ func TestBuiltinScoreNoVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	cands[len(cands)-1].Vector = vs[0]
-	fs, err := b.features(context.Background(), "zzqxj qqqzv", cands)
+	all, _, err := b.FeaturesFor(context.Background(), "zzqxj qqqzv", cands, []SoftBounds{{0.2, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, f := range fs {
+	for i, f := range all[0] {
 		if f.Cos != 0 {
 			t.Errorf("%s: cos %v, want 0", cands[i].ID, f.Cos)
 		}
@@ -405,30 +405,27 @@ func BenchmarkNew(b *testing.B) {
 }
 
 // TestFeaturesForEachBounds checks that computing the features under many
-// soft bounds at once gives, for each, what scoring under those bounds
-// computes.
+// soft bounds at once gives, for each, what computing them under those
+// bounds alone gives.
 func TestFeaturesForEachBounds(t *testing.T) {
 	b := mustBuiltin(t)
 	cands := sampleCandidates(t, b)
 	cands[1].Tag = "funding"
 	bounds := []SoftBounds{{0.2, 1}, {0.4, 0.6}, {0, 0.5}, {0.3, 1.2}}
 	for _, q := range []string{"startup that builds robots got investment", "machine learning engineer job", "the of", "zzqxj robots"} {
-		all, err := b.FeaturesFor(context.Background(), q, cands, bounds)
+		all, browse, err := b.FeaturesFor(context.Background(), q, cands, bounds)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if browse != b.Browses(q) {
+			t.Errorf("%q: browse %v, Browses %v", q, browse, !browse)
+		}
 		for i, bd := range bounds {
-			c := b.Calibration()
-			c.SoftFloor, c.SoftFull = bd.Floor, bd.Full
-			one, err := b.WithCalibration(c)
+			one, _, err := b.FeaturesFor(context.Background(), q, cands, []SoftBounds{bd})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := one.features(context.Background(), q, cands)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(all[i], want) {
+			if want := one[0]; !slices.Equal(all[i], want) {
 				t.Errorf("%q under %+v: %v, alone %v", q, bd, all[i], want)
 			}
 		}

@@ -68,7 +68,7 @@ func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (Bu
 	train.Queries = slices.DeleteFunc(slices.Clone(fitSet.Queries), func(q Query) bool { return b.Browses(q.Query) })
 	features := make([][][]builtin.Features, len(train.Queries))
 	for qi, q := range train.Queries {
-		if features[qi], err = b.FeaturesFor(ctx, q.Query, cands, grid); err != nil {
+		if features[qi], _, err = b.FeaturesFor(ctx, q.Query, cands, grid); err != nil {
 			return BuiltinFit{}, err
 		}
 	}
