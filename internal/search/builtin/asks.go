@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -127,87 +128,151 @@ func longest[V any](m map[string]V, ws []queryWord, i int) (int, string) {
 	return n, key
 }
 
-// read returns what query asks for.
+// read returns what query asks for, in passes: the amount of money it
+// asks for, then its words, then the phrases that name places, kinds and
+// generic framings, then the names, and what is left is its subject.
 func (r *reader) read(query string) *asks {
 	a := &asks{}
 	if am, rest, ok := readAmount(query); ok {
 		a.amount, query = &am, rest
 	}
-	var ws []queryWord
-	var orig []string
+	q := r.queryWords(query)
+	countries := map[string]bool{}
+	for i := 0; i < len(q.ws); {
+		i += r.readPhrase(a, countries, q, i)
+	}
+	r.readNames(a, q.ws)
+	a.subject, a.text = q.subject(r.t.stopwords)
+	// A query about physical AI funding asks for funding.
+	if len(a.kinds) > 1 {
+		a.kinds = slices.DeleteFunc(a.kinds, func(k string) bool { return k == physicalKind })
+	}
+	a.countries = slices.Sorted(maps.Keys(countries))
+	return a
+}
+
+// queryText is a query split into words (see splitWordsOf): ws the words as
+// the tables spell them, orig the words as written, which ws[i].orig
+// indexes.
+type queryText struct {
+	ws   []queryWord
+	orig []string
+}
+
+// queryWords splits query into its words.
+func (r *reader) queryWords(query string) *queryText {
+	q := &queryText{}
 	r.splitWordsOf(query, func(w string, c wordCase, o int, word string) {
-		ws = append(ws, queryWord{w: w, c: c, orig: o})
-		if o == len(orig) {
-			orig = append(orig, word)
+		q.ws = append(q.ws, queryWord{w: w, c: c, orig: o})
+		if o == len(q.orig) {
+			q.orig = append(q.orig, word)
 		}
 	})
-	countries := map[string]bool{}
-	for i := 0; i < len(ws); {
-		if n, key := longest(r.t.places, ws, i); n > 0 && r.isPlace(ws, i, n, key) {
-			e := r.t.places[key]
-			if e.kind == placeCity {
-				if c := (cityAsk{e.city, e.countries[0]}); !slices.Contains(a.cities, c) {
-					a.cities = append(a.cities, c)
-				}
-			} else {
-				for _, c := range e.countries {
-					countries[c] = true
-				}
-			}
-			for k := range n {
-				ws[i+k].role = rolePlace
-			}
-			i += n
-			continue
-		}
-		// "Will automation take people's jobs away": a kind word in a
-		// phrase about a subject, or owned by someone, asks for no kind.
-		if n, _ := longest(r.t.kindSubjects, ws, i); n > 0 {
-			i += n
-			continue
-		}
-		// A longer generic phrase reads whole: "retours d'expérience" is the
-		// framing of a question, "retours" alone asks for feedback.
-		nGeneric, _ := longest(r.t.generic, ws, i)
-		if n, key := longest(r.t.kinds, ws, i); n > nGeneric && !r.owned(ws, orig, i) {
-			// The words of physical AI ("warehouse robots", "humanoid") name
-			// a subject, which signals of any kind may be about (a warehouse
-			// robot pilot hiring, a humanoid maker raising money): they are
-			// scored, not asked for. "Physical AI", the kind's own name,
-			// asks for the kind.
-			tag := r.t.kinds[key]
-			if tag == physicalKind && key != strings.ReplaceAll(tag, "_", " ") {
-				i += n
-				continue
-			}
-			if !slices.Contains(a.kinds, tag) {
-				a.kinds = append(a.kinds, tag)
-			}
-			for k := range n {
-				ws[i+k].role = roleKind
-			}
-			i += n
-			continue
-		}
-		if n := nGeneric; n > 0 {
-			// "AI Act", "AI regulation": a generic word that names a body
-			// of rules with the words after it is part of the subject.
-			next := i + n
-			for next < len(ws) && r.t.generic[ws[next].w] {
-				next++
-			}
-			if next < len(ws) && r.t.topicWords[ws[next].w] {
-				i = next
-				continue
-			}
-			for k := range n {
-				ws[i+k].role = roleGeneric
-			}
-			i += n
-			continue
-		}
-		i++
+	return q
+}
+
+// readPhrase reads the phrase that starts at word i of q, adding what it
+// asks for to a (the countries it names to countries), and returns how many
+// words it takes, at least 1. A place comes first, then a kind word in a
+// phrase about a subject, then a kind or a generic framing, the longer of
+// the two.
+func (r *reader) readPhrase(a *asks, countries map[string]bool, q *queryText, i int) int {
+	if n := r.readPlace(a, countries, q.ws, i); n > 0 {
+		return n
 	}
+	// "Will automation take people's jobs away": a kind word in a phrase
+	// about a subject asks for no kind.
+	if n, _ := longest(r.t.kindSubjects, q.ws, i); n > 0 {
+		return n
+	}
+	// A longer generic phrase reads whole: "retours d'expérience" is the
+	// framing of a question, "retours" alone asks for feedback.
+	nGeneric, _ := longest(r.t.generic, q.ws, i)
+	if n := r.readKind(a, q, i, nGeneric); n > 0 {
+		return n
+	}
+	if nGeneric > 0 {
+		return r.readGeneric(q.ws, i, nGeneric)
+	}
+	return 1
+}
+
+// readPlace reads the place named from word i of ws, if any, into a and
+// countries, marks its words and returns how many they are; 0 if none.
+func (r *reader) readPlace(a *asks, countries map[string]bool, ws []queryWord, i int) int {
+	n, key := longest(r.t.places, ws, i)
+	if n == 0 || !r.isPlace(ws, i, n, key) {
+		return 0
+	}
+	e := r.t.places[key]
+	if e.kind == placeCity {
+		if c := (cityAsk{e.city, e.countries[0]}); !slices.Contains(a.cities, c) {
+			a.cities = append(a.cities, c)
+		}
+	} else {
+		for _, c := range e.countries {
+			countries[c] = true
+		}
+	}
+	mark(ws[i:i+n], rolePlace)
+	return n
+}
+
+// readKind reads the kind of signal asked for from word i of q, if its
+// phrase is longer than the generic one there (nGeneric words) and is not
+// owned by someone, and returns how many words it takes; 0 if none.
+func (r *reader) readKind(a *asks, q *queryText, i, nGeneric int) int {
+	n, key := longest(r.t.kinds, q.ws, i)
+	if n <= nGeneric || r.owned(q.ws, q.orig, i) {
+		return 0
+	}
+	// The words of physical AI ("warehouse robots", "humanoid") name a
+	// subject, which signals of any kind may be about (a warehouse robot
+	// pilot hiring, a humanoid maker raising money): they are scored, not
+	// asked for. "Physical AI", the kind's own name, asks for the kind.
+	tag := r.t.kinds[key]
+	if tag == physicalKind && key != strings.ReplaceAll(tag, "_", " ") {
+		return n
+	}
+	if !slices.Contains(a.kinds, tag) {
+		a.kinds = append(a.kinds, tag)
+	}
+	mark(q.ws[i:i+n], roleKind)
+	return n
+}
+
+// readGeneric reads the generic phrase of n words from word i of ws: words
+// every signal shares, unless they name a body of rules with the words
+// after them ("AI Act", "AI regulation"), which is part of the subject. It
+// returns how many words it takes.
+func (r *reader) readGeneric(ws []queryWord, i, n int) int {
+	if next, ok := r.beforeTopic(ws, i+n); ok {
+		return next - i
+	}
+	mark(ws[i:i+n], roleGeneric)
+	return n
+}
+
+// beforeTopic skips the generic words from ws[next] and reports whether a
+// topic word follows them ("EU AI Act", "AI regulation"), with its index.
+func (r *reader) beforeTopic(ws []queryWord, next int) (int, bool) {
+	for next < len(ws) && r.t.generic[ws[next].w] {
+		next++
+	}
+	return next, next < len(ws) && r.t.topicWords[ws[next].w]
+}
+
+// mark gives each of ws the role role.
+func mark(ws []queryWord, role uint8) {
+	for k := range ws {
+		ws[k].role = role
+	}
+}
+
+// readNames reads the names among the words of ws that no phrase took into
+// a, and marks them with the words written with a capital or with digits
+// next to them.
+func (r *reader) readNames(a *asks, ws []queryWord) {
 	for i := range ws {
 		w := ws[i]
 		if w.role != roleNone || r.t.stopwords[w.w] || !r.isName(w) {
@@ -228,31 +293,29 @@ func (r *reader) read(query string) *asks {
 			}
 		}
 	}
-	keep := make([]bool, len(orig))
-	for _, w := range ws {
-		if w.role == roleNone && !r.t.stopwords[w.w] {
-			a.subject = true
+}
+
+// subject reports whether q says what signals should be about (a word that
+// no phrase or name took and that is no stop word), and returns its text:
+// the words as written that are either names or taken by nothing.
+func (q *queryText) subject(stopwords map[string]bool) (bool, string) {
+	subject := false
+	keep := make([]bool, len(q.orig))
+	for _, w := range q.ws {
+		if w.role == roleNone && !stopwords[w.w] {
+			subject = true
 		}
 		if w.role == roleNone || w.role == roleName {
 			keep[w.orig] = true
 		}
 	}
 	var text []string
-	for i, w := range orig {
+	for i, w := range q.orig {
 		if keep[i] {
 			text = append(text, w)
 		}
 	}
-	a.text = strings.Join(text, " ")
-	// A query about physical AI funding asks for funding.
-	if len(a.kinds) > 1 {
-		a.kinds = slices.DeleteFunc(a.kinds, func(k string) bool { return k == physicalKind })
-	}
-	for c := range countries {
-		a.countries = append(a.countries, c)
-	}
-	slices.Sort(a.countries)
-	return a
+	return subject, strings.Join(text, " ")
 }
 
 // owned reports whether the word ws[i] follows a possessive ("people's
@@ -278,11 +341,8 @@ func (r *reader) isPlace(ws []queryWord, i, n int, key string) bool {
 		return false
 	}
 	// "EU AI Act", "European legislation": a body of rules.
-	next := i + n
-	for next < len(ws) && r.t.generic[ws[next].w] {
-		next++
-	}
-	if next < len(ws) && r.t.topicWords[ws[next].w] {
+	next, topic := r.beforeTopic(ws, i+n)
+	if topic {
 		return false
 	}
 	e := r.t.places[key]
