@@ -8,11 +8,8 @@ package account
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"html/template"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -76,108 +73,18 @@ type Config struct {
 	Connections Connections
 }
 
-// Pages serves the sign-in pages and the account area.
+// Pages serves the sign-in pages and the account area. The route table
+// reads their forms and refuses those that come from another site before
+// a handler runs.
 type Pages struct {
-	cfg     Config
-	base    string
-	origins *http.CrossOriginProtection
+	frame
+	cfg  Config
+	base string
 }
 
 // New returns the pages for cfg.
-func New(cfg Config) (*Pages, error) {
-	p := &Pages{cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/")}
-	p.origins = http.NewCrossOriginProtection()
-	// Behind a reverse proxy the Host header may differ from the public
-	// address; forms posted from that address are the service's own.
-	if err := p.origins.AddTrustedOrigin(origin(p.base)); err != nil {
-		return nil, fmt.Errorf("account: base URL: %w", err)
-	}
-	p.origins.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.fail(w, r, "This form came from another site", failure.New(failure.CodeForbiddenOrigin,
-			"Forms that change your account work only from this site's own pages. Nothing was changed."))
-	}))
-	return p, nil
-}
-
-// origin is the scheme and host of a base URL.
-func origin(base string) string {
-	scheme, rest, _ := strings.Cut(base, "://")
-	host, _, _ := strings.Cut(rest, "/")
-	return scheme + "://" + host
-}
-
-// Forms refuses requests that change state and come from another site
-// (http.CrossOriginProtection), with a 403 page; nothing reaches h then.
-func (p *Pages) Forms(h http.Handler) http.Handler { return p.origins.Handler(h) }
-
-// maxForm bounds the body of a form, as the API bounds its JSON bodies.
-const maxForm = 32 << 10
-
-// Methods dispatches a page's path by method; other methods get an HTML
-// 405 with Allow. HEAD is served as GET. Every form of the site passes
-// here, so its body is bounded here: a form past maxForm is a 413 page
-// (payload_too_large) before any handler runs, rather than a form that
-// reads as empty and is refused for a missing field.
-func (p *Pages) Methods(handlers map[string]http.Handler) http.Handler {
-	var allow []string
-	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
-		if handlers[m] != nil || (m == http.MethodHead && handlers[http.MethodGet] != nil) {
-			allow = append(allow, m)
-		}
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		m := r.Method
-		if m == http.MethodHead && handlers[m] == nil {
-			m = http.MethodGet
-		}
-		if h := handlers[m]; h != nil {
-			if r.Body != nil {
-				r.Body = http.MaxBytesReader(w, r.Body, maxForm)
-			}
-			if m == http.MethodPost {
-				if err := readForm(r); err != nil {
-					if err.Code == failure.CodePayloadTooLarge {
-						// What is left of the body is not read: the
-						// connection cannot carry another request.
-						w.Header().Set("Connection", "close")
-					}
-					p.fail(w, r, "", err)
-					return
-				}
-			}
-			h.ServeHTTP(w, r)
-			return
-		}
-		p.fail(w, r, "", failure.MethodNotAllowed(r.Method, allow))
-	})
-}
-
-// readForm reads a posted form whole, so that handlers find its fields
-// parsed. A body declared larger than maxForm is refused without reading
-// it (it may never finish arriving); one that only turns out larger is
-// refused when the limit is reached.
-func readForm(r *http.Request) *failure.Error {
-	if r.ContentLength > maxForm {
-		return formError(&http.MaxBytesError{Limit: maxForm})
-	}
-	var err error
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
-		err = r.ParseMultipartForm(maxForm)
-	} else {
-		err = r.ParseForm()
-	}
-	if err != nil {
-		return formError(err)
-	}
-	return nil
-}
-
-// formError is the failure of a form that could not be read.
-func formError(err error) *failure.Error {
-	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return failure.New(failure.CodePayloadTooLarge, fmt.Sprintf("The form is larger than %d KiB.", maxForm>>10))
-	}
-	return failure.New(failure.CodeInvalidParameter, "The form could not be read.")
+func New(cfg Config) *Pages {
+	return &Pages{frame: frame{cfg.Layout}, cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/")}
 }
 
 // private marks a redirect that answers a personal request: no cache
@@ -196,39 +103,37 @@ var sections = map[string]string{
 	"account":   "/account",
 }
 
+// frame renders this package's pages in the site's layout.
+type frame struct{ layout Layout }
+
 // render writes a page with status, framed in the site's layout.
-func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
+func (f frame) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	if c, ok := session.FromContext(r.Context()); ok {
 		v.SignedIn, v.Email = true, c.Account.Email
 	}
 	body, err := execute(name, v)
 	if err != nil {
-		p.internal(w, r, err)
+		f.internal(w, r, err)
 		return
 	}
-	p.cfg.Layout.WritePrivate(w, r, status, layout.Page{Title: v.Title, Section: sections[name],
+	f.layout.WritePrivate(w, r, status, layout.Page{Title: v.Title, Section: sections[name],
 		Body: template.HTML(body), FormAction: v.formAction})
 }
 
 // fail writes the error page of err under the heading title ("" for the
 // title of err's code). Its status and code are those of err's failure
 // code (problem.Status); an error without one is an internal_error.
-func (p *Pages) fail(w http.ResponseWriter, r *http.Request, title string, err error) {
-	p.cfg.Layout.PrivateError(w, r, title, err)
+func (f frame) fail(w http.ResponseWriter, r *http.Request, title string, err error) {
+	f.layout.PrivateError(w, r, title, err)
 }
 
 // internal answers an unexpected failure: it is logged with the request
 // id, and the page gives the id, never the failure itself.
-func (p *Pages) internal(w http.ResponseWriter, r *http.Request, err error) {
+func (f frame) internal(w http.ResponseWriter, r *http.Request, err error) {
 	if r.Context().Err() != nil {
 		return // the client left; nobody reads the answer
 	}
-	p.fail(w, r, "Something went wrong", err)
-}
-
-// SessionFailed answers a request whose session could not be read.
-func (p *Pages) SessionFailed(w http.ResponseWriter, r *http.Request, err error) {
-	p.internal(w, r, err)
+	f.fail(w, r, "Something went wrong", err)
 }
 
 // NotFound is the HTML 404 of pages under this package's paths.

@@ -18,10 +18,17 @@ type consentView struct {
 	Here string
 }
 
+// ConsentPages are the pages of the OAuth authorization endpoint: the
+// consent page and the endpoint's error pages, in the site's layout.
+type ConsentPages struct{ frame }
+
+// NewConsentPages returns the consent pages, framed by l.
+func NewConsentPages(l Layout) ConsentPages { return ConsentPages{frame{l}} }
+
 // Consent shows the OAuth consent page of DESIGN §10. The form may send
 // the browser on to the client's redirect URI, so that URI's origin is the
 // one other place the page's forms may lead to.
-func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c consent.Consent) {
+func (p ConsentPages) Consent(w http.ResponseWriter, r *http.Request, c consent.Consent) {
 	u, err := url.Parse(c.RedirectURI)
 	if err != nil || u.Host == "" {
 		p.fail(w, r, "This app's request is not valid", invalid("redirect_uri", "The redirect URI is not valid."))
@@ -39,7 +46,7 @@ func (p *Pages) Consent(w http.ResponseWriter, r *http.Request, c consent.Consen
 // Fail shows the error page of err under the heading title ("" for the
 // title of err's code): its status and code are those of err's failure
 // code, and any other error is an internal_error.
-func (p *Pages) Fail(w http.ResponseWriter, r *http.Request, title string, err error) {
+func (p ConsentPages) Fail(w http.ResponseWriter, r *http.Request, title string, err error) {
 	p.fail(w, r, title, err)
 }
 

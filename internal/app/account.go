@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/http"
 	netmail "net/mail"
 	"net/url"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"signals/internal/account"
 	"signals/internal/digest"
 	"signals/internal/mail"
+	"signals/internal/oauth"
 	"signals/internal/session"
 )
 
@@ -20,7 +22,11 @@ import (
 // windows, ended OAuth grants and unused OAuth clients are deleted.
 const sweepEvery = 10 * time.Minute
 
-// newAccountArea builds sign-in, sessions, the account area and digests.
+// newAccountArea builds what people's pages need, each part once and
+// after what it uses: the sessions, whose failures are the site's pages;
+// the guards of forms; the OAuth server, whose consent pages are the
+// account area's; the account area, which lists OAuth connections; and
+// digests.
 func (a *App) newAccountArea() error {
 	mc, err := mailSettings(a.cfg)
 	if err != nil {
@@ -32,18 +38,29 @@ func (a *App) newAccountArea() error {
 	}
 	a.log.Info("mail", "delivery", mailer.Where)
 	base, _ := url.Parse(a.cfg.BaseURL)
-	a.sessions = &session.Manager{Store: a.store, Now: a.now, Secure: base != nil && base.Scheme == "https"}
-	a.account, err = account.New(account.Config{
+	a.sessions = &session.Manager{Store: a.store, Now: a.now, Secure: base != nil && base.Scheme == "https",
+		Fail: a.sessionFailed}
+	if a.forms, err = newForms(a.cfg.BaseURL, a.site.PrivateError); err != nil {
+		return err
+	}
+	a.oauth = oauth.New(oauth.Config{BaseURL: a.cfg.BaseURL, Store: a.store, Throttle: a.store,
+		Pages: account.NewConsentPages(a.site), Log: a.log, Now: a.now, Unreachable: a.problems.Unreachable})
+	a.account = account.New(account.Config{
 		BaseURL: a.cfg.BaseURL, Store: a.usage, Sessions: a.sessions, Mail: a.measuredMail("sign_in", mailer), Layout: a.site,
 		Log: a.log, Now: a.now, DigestHour: a.cfg.Mail.DigestHour, Connections: a.oauth,
 	})
-	if err != nil {
-		return err
-	}
-	a.sessions.Fail = a.account.SessionFailed
 	a.digests = &digest.Sender{Store: a.store, Mail: a.measuredMail("digest", mailer), Log: a.log, Now: a.now,
 		BaseURL: a.cfg.BaseURL, Hour: a.cfg.Mail.DigestHour}
 	return nil
+}
+
+// sessionFailed answers a request whose session could not be read: the
+// failure is logged with the request id, which the page gives.
+func (a *App) sessionFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return // the client left; nobody reads the answer
+	}
+	a.site.PrivateError(w, r, "Something went wrong", err)
 }
 
 // mailSettings checks the mail settings and resolves their defaults.

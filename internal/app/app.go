@@ -110,13 +110,14 @@ type App struct {
 	site      *web.Site
 	mcp       *mcp.Server
 
-	// Sign-in, sessions, the account area and digests (account.go).
+	// Sign-in, sessions, the guards of forms, OAuth for MCP, the account
+	// area and digests (account.go).
 	usage    *usage.Recorder
 	sessions *session.Manager
+	forms    *forms
+	oauth    *oauth.Server
 	account  *account.Pages
 	digests  *digest.Sender
-	// OAuth for MCP (oauth.go).
-	oauth *oauth.Server
 	// claimed is true once this process serves an SQLite file alone; it
 	// then takes backups of it (backup.go).
 	claimed bool
@@ -182,11 +183,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		ListTimeout: a.cfg.ListTimeout}
 	a.mcp = mcp.New(mcp.Config{BaseURL: cfg.BaseURL, Authenticate: a.authenticateMCP, Limiter: a.limiter,
 		API: a.api, Problems: a.problems, Log: demoted(log)})
-	// The site's pages read the session that the account area (built
-	// below) keeps, for the navigation to name the account or signing in.
-	session := func(h http.Handler) http.Handler { return a.sessions.Load(h) }
 	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log,
-		ListTimeout: a.cfg.ListTimeout, Session: session, VectorModel: scorer.Model(),
+		ListTimeout: a.cfg.ListTimeout, VectorModel: scorer.Model(),
 		RelatedCosine: relatedCosine(cfg.Search), ContactEmail: cfg.ContactEmail,
 		Search: a.search, Usage: a.usage, Now: a.now}); err != nil {
 		st.Close()
@@ -194,7 +192,6 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	}
 	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log, Now: a.now,
 		SecurityContact: contact})
-	a.newOAuth()
 	if err := a.newAccountArea(); err != nil {
 		st.Close()
 		return nil, err

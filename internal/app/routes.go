@@ -6,147 +6,116 @@ import (
 	"path"
 	"strings"
 
+	"signals/internal/account"
 	"signals/internal/consent"
 	"signals/internal/digest"
 	"signals/internal/failure"
 	"signals/internal/mcp"
 	"signals/internal/oauth"
-	"signals/internal/problem"
 	"signals/internal/quota"
 	"signals/internal/reads"
 	"signals/internal/session"
 	"signals/internal/web"
 )
 
-// routes is the whole route table of the service.
+// routes is the whole route table of the service: one line per route,
+// its method and path, then its handler behind its guards. The guards:
+// key needs an API key and counts the request against the account's
+// allowances; withSession loads the visitor's session, and signedIn needs
+// one; changes reads a form that changes something and refuses it
+// cross-site, and form only reads it. A path answers the methods it does
+// not serve with 405 and Allow, in the medium of its group: problem+json
+// (api), an account page (page) or a website page (site, file).
 func (a *App) routes() http.Handler {
-	mux := &routeTable{ServeMux: http.NewServeMux()}
+	t := newRouteTable()
+	api := t.group(a.problems.Write)
+	page := t.group(a.privateError)
+	site := t.group(a.site.Error, a.sessions.Load)
+	file := t.group(a.site.Error)
 	key := func(h http.HandlerFunc) http.Handler { return a.auth.Require(a.limiter.Count(h)) }
-	methods := func(h map[string]http.Handler) http.Handler {
-		return problem.Methods{Handlers: h, Problems: a.problems}
-	}
+	withSession := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(h) }
+	signedIn := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(session.Require(h)) }
+	changes, form := a.forms.changes, a.forms.read
 
-	// JSON read API (API key).
-	mux.Handle(reads.SignalsPath, methods(map[string]http.Handler{
-		http.MethodGet: key(a.api.HandleList),
-	}))
-	mux.Handle(reads.SignalsPath+"/", methods(map[string]http.Handler{
-		http.MethodGet: key(a.api.HandleGet),
-	}))
-	mux.Handle(reads.SearchPath, methods(map[string]http.Handler{
-		http.MethodGet:  key(a.api.HandleGet), // a signal whose id is "search"
-		http.MethodPost: key(a.api.HandleSearch),
-	}))
-	mux.Handle(reads.UsagePath, methods(map[string]http.Handler{
-		http.MethodGet: key(a.api.HandleUsage),
-	}))
+	// JSON read API (API key); any other path under /api is a JSON 404.
+	api.handle("GET "+reads.SignalsPath, key(a.api.HandleList))
+	api.handle("GET "+reads.SignalsPath+"/", key(a.api.HandleGet)) // "search" too: a signal's id
+	api.handle("POST "+reads.SearchPath, key(a.api.HandleSearch))
+	api.handle("GET "+reads.UsagePath, key(a.api.HandleUsage))
 	for _, p := range []string{"/api", "/api/", reads.Prefix, reads.Prefix + "/"} {
-		mux.HandleFunc(p, a.api.NotFound)
+		api.handle(p, http.HandlerFunc(a.api.NotFound))
 	}
 
 	// MCP (Streamable HTTP, stateless; API key or OAuth access token).
-	mux.Handle(mcp.Path, a.mcp)
+	api.handle("POST "+mcp.Path, a.mcp)
 
 	// Discovery documents, health checks and /.well-known.
 	for _, rt := range a.discovery.Routes() {
-		mux.Handle(rt.Pattern, rt.Handler)
+		api.handle(rt.Pattern, rt.Handler)
 	}
 
 	// Sign-in, the account area and unsubscription (HTML; DESIGN §10).
-	// Pages read the session cookie; forms that change anything are
-	// refused cross-site before they run; the account area needs a
-	// session. One-click unsubscription is posted by mail providers, with
-	// the token as its only authority, so no origin check applies to it.
-	page := a.account.Methods
-	form := a.account.Forms
-	withSession := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(h) }
-	signedIn := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(session.Require(h)) }
-	mux.Handle("/sign-in", page(map[string]http.Handler{
-		http.MethodGet:  withSession(a.account.SignInForm),
-		http.MethodPost: form(withSession(a.account.RequestLink)),
-	}))
-	mux.Handle("/sign-in/confirm", page(map[string]http.Handler{
-		http.MethodGet:  withSession(a.account.ConfirmForm),
-		http.MethodPost: form(http.HandlerFunc(a.account.Confirm)),
-	}))
-	mux.Handle("/sign-out", page(map[string]http.Handler{http.MethodPost: form(withSession(a.account.SignOut))}))
-	mux.Handle("/account", page(map[string]http.Handler{http.MethodGet: signedIn(a.account.Account)}))
-	mux.Handle("/account/keys", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.CreateKey))}))
-	mux.Handle("/account/keys/{id}/revoke", page(map[string]http.Handler{
-		http.MethodGet:  signedIn(a.account.RevokeKeyForm),
-		http.MethodPost: form(signedIn(a.account.RevokeKey)),
-	}))
-	mux.Handle("/account/keys/{id}/rename", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.RenameKey))}))
-	mux.Handle("/account/connections/{id}/disconnect", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.Disconnect))}))
-	mux.Handle("/account/interests", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.SaveInterests))}))
-	mux.Handle("/account/interests/stop", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.StopInterests))}))
-	mux.Handle("/account/delete", page(map[string]http.Handler{http.MethodPost: form(signedIn(a.account.Delete))}))
-	mux.Handle("/account/", withSession(a.account.NotFound))
-	mux.Handle(digest.UnsubscribePath, page(map[string]http.Handler{
-		http.MethodGet:  http.HandlerFunc(a.account.UnsubscribeForm),
-		http.MethodPost: http.HandlerFunc(a.account.Unsubscribe),
-	}))
+	// One-click unsubscription is posted by mail providers, with the token
+	// as its only authority, so no origin check applies to it.
+	page.handle("GET "+session.SignInPath, withSession(a.account.SignInForm))
+	page.handle("POST "+session.SignInPath, changes(withSession(a.account.RequestLink)))
+	page.handle("GET "+account.ConfirmPath, withSession(a.account.ConfirmForm))
+	page.handle("POST "+account.ConfirmPath, changes(http.HandlerFunc(a.account.Confirm)))
+	page.handle("POST /sign-out", changes(withSession(a.account.SignOut)))
+	page.handle("GET /account", signedIn(a.account.Account))
+	page.handle("POST /account/keys", changes(signedIn(a.account.CreateKey)))
+	page.handle("GET /account/keys/{id}/revoke", signedIn(a.account.RevokeKeyForm))
+	page.handle("POST /account/keys/{id}/revoke", changes(signedIn(a.account.RevokeKey)))
+	page.handle("POST /account/keys/{id}/rename", changes(signedIn(a.account.RenameKey)))
+	page.handle("POST /account/connections/{id}/disconnect", changes(signedIn(a.account.Disconnect)))
+	page.handle("POST /account/interests", changes(signedIn(a.account.SaveInterests)))
+	page.handle("POST /account/interests/stop", changes(signedIn(a.account.StopInterests)))
+	page.handle("POST /account/delete", changes(signedIn(a.account.Delete)))
+	page.handle("/account/", withSession(a.account.NotFound))
+	page.handle("GET "+digest.UnsubscribePath, http.HandlerFunc(a.account.UnsubscribeForm))
+	page.handle("POST "+digest.UnsubscribePath, form(http.HandlerFunc(a.account.Unsubscribe)))
 
-	// OAuth for MCP (DESIGN §8 and §10) ------------------------------
-	// Metadata documents; then the authorization endpoint, which is a
-	// page (signed-in consent, its form refused cross-site); then the
-	// token, registration and revocation endpoints, which answer RFC 6749
-	// JSON to clients.
-	mux.Handle(consent.ProtectedResourcePath, methods(map[string]http.Handler{
-		http.MethodGet: http.HandlerFunc(a.oauth.ProtectedResource),
-	}))
-	mux.Handle(oauth.AuthorizationServerPath, methods(map[string]http.Handler{
-		http.MethodGet: http.HandlerFunc(a.oauth.AuthorizationServer),
-	}))
-	mux.Handle(oauth.AuthorizePath, page(map[string]http.Handler{
-		http.MethodGet:  withSession(a.oauth.Authorize),
-		http.MethodPost: form(withSession(a.oauth.Decide)),
-	}))
-	mux.Handle(oauth.TokenPath, methods(map[string]http.Handler{http.MethodPost: http.HandlerFunc(a.oauth.Token)}))
-	mux.Handle(oauth.RegisterPath, methods(map[string]http.Handler{http.MethodPost: http.HandlerFunc(a.oauth.Register)}))
-	mux.Handle(oauth.RevokePath, methods(map[string]http.Handler{http.MethodPost: http.HandlerFunc(a.oauth.Revoke)}))
-	// ------------------------------------------------------------------
+	// OAuth for MCP (DESIGN §8 and §10): the metadata documents; the
+	// authorization endpoint, a page (signed-in consent); the token,
+	// registration and revocation endpoints, which answer RFC 6749 JSON.
+	api.handle("GET "+consent.ProtectedResourcePath, http.HandlerFunc(a.oauth.ProtectedResource))
+	api.handle("GET "+oauth.AuthorizationServerPath, http.HandlerFunc(a.oauth.AuthorizationServer))
+	page.handle("GET "+oauth.AuthorizePath, withSession(a.oauth.Authorize))
+	page.handle("POST "+oauth.AuthorizePath, changes(withSession(a.oauth.Decide)))
+	api.handle("POST "+oauth.TokenPath, http.HandlerFunc(a.oauth.Token))
+	api.handle("POST "+oauth.RegisterPath, http.HandlerFunc(a.oauth.Register))
+	api.handle("POST "+oauth.RevokePath, http.HandlerFunc(a.oauth.Revoke))
 
-	// --- Website -------------------------------------------------------
-	// The public feed at "/", hubs, articles, About, Contact, the developer
-	// pages (HTML, or Markdown on request), the feeds and the site's assets.
-	for _, rt := range a.site.Routes() {
-		mux.Handle(rt.Pattern, rt.Handler)
+	// The website: pages (HTML, or Markdown on request) name the visitor's
+	// account in their navigation; feeds, assets and the like do not.
+	for _, rt := range a.site.Pages() {
+		site.handle(rt.Pattern, withSession(rt.Handler))
+	}
+	for _, rt := range a.site.Files() {
+		file.handle(rt.Pattern, rt.Handler)
 	}
 	// Semantic search for a signed-in person: the API's search service,
 	// spending the account's daily searches but not its requests, which
 	// count the API and MCP (CONTRACT §8); a visitor is told how to sign in.
-	mux.Handle(web.SearchPath, a.site.SearchPage())
+	site.handle("GET "+web.SearchPath, withSession(a.site.SearchPage))
 	// Any other path is a 404 page (problem details to a client that
 	// prefers JSON, Markdown to one that asks for it); unknown API paths
 	// stay JSON above, and /.well-known answers for itself.
-	mux.Handle("/", a.site.WithSession(http.HandlerFunc(a.site.NotFound)))
-	// --- End of website ------------------------------------------------
+	site.handle("/", withSession(a.site.NotFound))
 
-	a.table = mux.routes
-	return a.measuredRequests(requestID(accessLog(a.log, compressed(withPolicy(jsonAPIPaths(a.api.NotFound, a.bodyLimit(mux)))))))
+	a.table = t.routes
+	return a.outer(t.handler())
 }
 
-// route is one registered pattern.
-type route struct {
-	pattern string
-	handler http.Handler
+// outer is the middleware every request passes before the route table.
+func (a *App) outer(routes http.Handler) http.Handler {
+	return a.measuredRequests(requestID(accessLog(a.log, compressed(withPolicy(
+		jsonAPIPaths(a.api.NotFound, a.bodyLimit(routes)))))))
 }
 
-// routeTable is a ServeMux that remembers what was registered, so that the
-// route table can be checked against the OpenAPI document.
-type routeTable struct {
-	*http.ServeMux
-	routes []route
-}
-
-func (m *routeTable) Handle(pattern string, h http.Handler) {
-	m.ServeMux.Handle(pattern, h)
-	m.routes = append(m.routes, route{pattern, h})
-}
-
-func (m *routeTable) HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request)) {
-	m.Handle(pattern, http.HandlerFunc(h))
+// privateError answers a request for a personal page with the page of err.
+func (a *App) privateError(w http.ResponseWriter, r *http.Request, err error) {
+	a.site.PrivateError(w, r, "", err)
 }
 
 // withPolicy advertises the initial rate-limit policy on the API and MCP

@@ -99,29 +99,28 @@ func New(cfg Config) *Handler {
 	return h
 }
 
-// Route is one entry of the route table.
+// Route is one entry of the route table: a pattern, with its method when
+// it has one ("GET /openapi.json"), and its handler.
 type Route struct {
 	Pattern string
 	Handler http.Handler
 }
 
 // Routes returns the discovery routes. Every /.well-known resource without
-// a route of its own is a JSON 404: the OAuth metadata of /mcp is added by
-// registering its exact path ("/.well-known/oauth-protected-resource/mcp",
+// a route of its own is a JSON 404, whatever the method: the OAuth
+// metadata of /mcp is added by registering its exact path
+// ("/.well-known/oauth-protected-resource/mcp",
 // "/.well-known/oauth-authorization-server"), which takes precedence over
 // the catch-all.
 func (h *Handler) Routes() []Route {
-	get := func(fn http.Handler) http.Handler {
-		return problem.Methods{Handlers: map[string]http.Handler{http.MethodGet: fn}, Problems: h.cfg.Problems}
-	}
 	return []Route{
-		{OpenAPIPath, get(h.openapi)},
-		{CatalogPath, get(h.catalog)},
-		{MCPMetaPath, get(h.mcp)},
-		{LLMsPath, get(h.llms)},
-		{SecurityPath, get(http.HandlerFunc(h.securityTxt))},
-		{HealthPath, get(http.HandlerFunc(h.health))},
-		{ReadyPath, get(http.HandlerFunc(h.ready))},
+		{"GET " + OpenAPIPath, h.openapi},
+		{"GET " + CatalogPath, h.catalog},
+		{"GET " + MCPMetaPath, h.mcp},
+		{"GET " + LLMsPath, h.llms},
+		{"GET " + SecurityPath, http.HandlerFunc(h.securityTxt)},
+		{"GET " + HealthPath, http.HandlerFunc(h.health)},
+		{"GET " + ReadyPath, http.HandlerFunc(h.ready)},
 		{WellKnownPath, http.HandlerFunc(h.wellKnownNotFound)},
 		{strings.TrimSuffix(WellKnownPath, "/"), http.HandlerFunc(h.wellKnownNotFound)},
 	}

@@ -3,19 +3,24 @@ package metrics
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
-// Middleware counts and times each request by the route pattern that
-// served it (Request.Pattern, which the ServeMux sets on the request it is
-// given), its method and its status class. Requests no route matched are
-// labelled "unmatched"; methods outside HTTP's own are "other".
+// Middleware counts and times each request by the path of the route
+// pattern that served it (Request.Pattern, which the ServeMux sets on the
+// request it is given, without its method: "GET /hubs" is "/hubs"), its
+// method and its status class. Requests no route matched are labelled
+// "unmatched"; methods outside HTTP's own are "other".
 func (m *Metrics) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &StatusRecorder{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		route := r.Pattern
+		if _, path, ok := strings.Cut(route, " "); ok {
+			route = path
+		}
 		if route == "" {
 			route = "unmatched"
 		}

@@ -249,10 +249,8 @@ type matchView struct {
 	Reasons   []string
 }
 
-// SearchPage serves /search: semantic search for a signed-in person.
-func (s *Site) SearchPage() http.Handler { return s.WithSession(s.getOnly(s.searchPage)) }
-
-func (s *Site) searchPage(w http.ResponseWriter, r *http.Request) {
+// SearchPage serves GET /search: semantic search for a signed-in person.
+func (s *Site) SearchPage(w http.ResponseWriter, r *http.Request) {
 	// Unknown parameters are ignored (links are shared with utm_* and
 	// fbclid), and so is a query string that does not parse as a whole.
 	f := readSearchForm(r.URL.Query())

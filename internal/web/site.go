@@ -46,10 +46,6 @@ type Config struct {
 	// ListTimeout bounds the store read of one listing, as the API's
 	// (reads.ListWithin); 0 is reads.DefaultListTimeout.
 	ListTimeout time.Duration
-	// Session loads who a page's visitor is signed in as, for the
-	// navigation to offer the account area or signing in; nil treats every
-	// visitor as signed out. Feeds and assets never read it.
-	Session func(http.Handler) http.Handler
 	// VectorModel names the vectors that semantic search stores for each
 	// public signal (the scorer's Model); a signal's page lists the public
 	// signals whose vectors are nearest to its own, with a cosine of at
@@ -120,68 +116,54 @@ func (s *Site) now() time.Time {
 	return time.Now()
 }
 
-// Route is one entry of the route table.
+// Route is one entry of the route table: a method and path pattern
+// ("GET /hubs") and its handler.
 type Route struct {
 	Pattern string
-	Handler http.Handler
+	Handler http.HandlerFunc
 }
 
-// Routes returns the site's routes. Each answers GET and HEAD; other
-// methods get a 405 page.
-func (s *Site) Routes() []Route {
-	get := func(h http.HandlerFunc) http.Handler { return s.getOnly(h) }
-	page := func(h http.HandlerFunc) http.Handler { return s.WithSession(s.getOnly(h)) }
+// Pages returns the routes of the site's pages, HTML or Markdown. Their
+// navigation names the visitor's account or signing in, so whoever
+// serves them loads the session first.
+func (s *Site) Pages() []Route {
 	routes := []Route{
-		{"/{$}", page(s.home)},
-		{"/hubs", page(s.hubList)},
-		{"/hubs/{slug}", page(s.hubPage)},
-		{SignalsPath, page(s.signalPage)},
-		{"/articles", page(s.articleList)},
-		{"/articles/{slug}", page(s.articlePage)},
-		{"/about", page(s.docPage)},
-		{"/contact", page(s.docPage)},
-		{PrivacyPath, page(s.docPage)},
-		{AssetsPath, get(s.asset)},
+		{"GET /{$}", s.home},
+		{"GET /hubs", s.hubList},
+		{"GET /hubs/{slug}", s.hubPage},
+		{"GET " + SignalsPath, s.signalPage},
+		{"GET /articles", s.articleList},
+		{"GET /articles/{slug}", s.articlePage},
+		{"GET /about", s.docPage},
+		{"GET /contact", s.docPage},
+		{"GET " + PrivacyPath, s.docPage},
 	}
 	for path := range DeveloperPages {
-		routes = append(routes, Route{path, page(s.docPage)})
-	}
-	// Each fixed page's Markdown at its path plus ".md"; an article's is
-	// at /articles/{slug}.md, which articlePage answers.
-	for _, path := range s.Paths() {
-		routes = append(routes, Route{path + MarkdownSuffix, get(s.docMarkdown)})
-	}
-	routes = append(routes,
-		Route{RobotsPath, get(s.robots)},
-		Route{SitemapPath, get(s.sitemap)},
-		Route{FaviconPath, get(s.favicon)})
-	for _, f := range feed.Formats {
-		routes = append(routes,
-			Route{"/feed." + f, get(s.feed(f))},
-			Route{"/hubs/{slug}/feed." + f, get(s.feed(f))})
+		routes = append(routes, Route{"GET " + path, s.docPage})
 	}
 	return routes
 }
 
-// WithSession loads the visitor's session for h (Config.Session), so that
-// h's pages name the account area or signing in as they should.
-func (s *Site) WithSession(h http.Handler) http.Handler {
-	if s.cfg.Session == nil {
-		return h
+// Files returns the routes of what the site serves beside its pages:
+// each fixed page's Markdown at its path plus ".md" (an article's is at
+// /articles/{slug}.md, which articlePage answers), robots.txt, the
+// sitemap, the icon, the assets and the feeds. None reads the session.
+func (s *Site) Files() []Route {
+	var routes []Route
+	for _, path := range s.Paths() {
+		routes = append(routes, Route{"GET " + path + MarkdownSuffix, s.docMarkdown})
 	}
-	return s.cfg.Session(h)
-}
-
-// getOnly answers GET and HEAD with h, and any other method with a 405
-// page naming them.
-func (s *Site) getOnly(h http.HandlerFunc) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			s.Error(w, r, failure.MethodNotAllowed(r.Method, []string{http.MethodGet, http.MethodHead}))
-			return
-		}
-		h(w, r)
-	})
+	routes = append(routes,
+		Route{"GET " + AssetsPath, s.asset},
+		Route{"GET " + RobotsPath, s.robots},
+		Route{"GET " + SitemapPath, s.sitemap},
+		Route{"GET " + FaviconPath, s.favicon})
+	for _, f := range feed.Formats {
+		routes = append(routes,
+			Route{"GET /feed." + f, s.feed(f)},
+			Route{"GET /hubs/{slug}/feed." + f, s.feed(f)})
+	}
+	return routes
 }
 
 // NotFound answers a path the service has nothing at.
