@@ -104,44 +104,9 @@ func (s *Site) badListing(w http.ResponseWriter, r *http.Request, format string,
 		section, page.Problems = "/hubs", bad
 		page.Fixed = strings.Join(filterSummary(l.query), "; ")
 		page.Browse = "/?" + model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
-	} else {
-		// What was sent, as far as the form can show it: values a field
-		// cannot hold are named by the explanation instead.
-		known := func(values, allowed []string) []string {
-			var out []string
-			for _, x := range model.SplitList(values) {
-				if slices.Contains(allowed, x) {
-					out = append(out, x)
-				}
-			}
-			return out
-		}
-		q := model.ListQuery{Q: v.Get("q")}
-		q.Tags, q.Sources = known(v["tags"], model.Tags), known(v["sources"], model.Sources)
-		q.Languages = known(v["language"], model.Languages)
-		q.Countries = known(v["country"], model.Countries)
-		fv := newFormView(q, countries)
-		fv.ObservedAfter = v.Get("observed_after")
-		fv.Filtered = len(v) > 0
-		fv.FieldErrors = map[string]*badValue{}
-		for _, b := range bad {
-			switch b.Param {
-			case "tags", "sources", "language", "country", "q":
-				fv.FieldErrors[b.Param] = b
-			case "observed_after":
-				// The form would send it again.
-				fv.ObservedAfter = ""
-				fallthrough
-			default:
-				fv.Errors = append(fv.Errors, b)
-			}
-		}
-		var form bytes.Buffer
-		if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
-			s.Error(w, r, err)
-			return
-		}
-		page.Form = template.HTML(form.String())
+	} else if page.Form, err = s.badFilterForm(v, bad, countries); err != nil {
+		s.Error(w, r, err)
+		return
 	}
 	body, err := s.render(r, "feed", view{Title: title, Description: l.lede, Section: section, NoIndex: true, Content: page})
 	if err != nil {
@@ -149,6 +114,47 @@ func (s *Site) badListing(w http.ResponseWriter, r *http.Request, format string,
 		return
 	}
 	writeHTML(w, r, http.StatusBadRequest, body)
+}
+
+// badFilterForm is the public feed's filter form holding what was sent in
+// v, as far as its fields can show it (values a field cannot hold are
+// named by the explanation instead), with each explanation in bad next to
+// its field or above the form.
+func (s *Site) badFilterForm(v url.Values, bad []*badValue, countries []string) (template.HTML, error) {
+	known := func(values, allowed []string) []string {
+		var out []string
+		for _, x := range model.SplitList(values) {
+			if slices.Contains(allowed, x) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	q := model.ListQuery{Q: v.Get("q")}
+	q.Tags, q.Sources = known(v["tags"], model.Tags), known(v["sources"], model.Sources)
+	q.Languages = known(v["language"], model.Languages)
+	q.Countries = known(v["country"], model.Countries)
+	fv := newFormView(q, countries)
+	fv.ObservedAfter = v.Get("observed_after")
+	fv.Filtered = len(v) > 0
+	fv.FieldErrors = map[string]*badValue{}
+	for _, b := range bad {
+		switch b.Param {
+		case "tags", "sources", "language", "country", "q":
+			fv.FieldErrors[b.Param] = b
+		case "observed_after":
+			// The form would send it again.
+			fv.ObservedAfter = ""
+			fallthrough
+		default:
+			fv.Errors = append(fv.Errors, b)
+		}
+	}
+	var form bytes.Buffer
+	if err := s.layouts["form"].ExecuteTemplate(&form, "form", fv); err != nil {
+		return "", err
+	}
+	return template.HTML(form.String()), nil
 }
 
 // hubPage serves /hubs/{slug}: the public feed with the hub's filter, of
@@ -207,6 +213,9 @@ func (s *Site) hubQuery(r *http.Request) (model.Hub, model.ListQuery, error) {
 	return hub, q, nil
 }
 
+// serveListing answers a feed view whose query is valid: its page of
+// signals in Markdown, or in HTML with its paging, its filter and its
+// feeds.
 func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format string, l listing) {
 	ctx := r.Context()
 	gen, err := s.cfg.Store.Generation(ctx)
@@ -215,32 +224,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		return
 	}
 	if format == Markdown {
-		// A Markdown view is the same for every reader: it is kept until
-		// the data changes, like the feeds.
-		key := "markdown " + l.path + "?" + model.CanonicalQuery(l.query)
-		if l.hub != nil {
-			key += " " + l.hub.Title + " " + l.hub.Description
-		}
-		entry, err := s.feeds.Get(key, gen, func() ([]byte, time.Time, error) {
-			signals, more, err := s.list(ctx, l.query)
-			if err != nil {
-				return nil, time.Time{}, err
-			}
-			last := -1 // not past the end
-			if len(signals) == 0 && l.query.Page > 1 {
-				if last, err = s.lastPage(ctx, l.query); err != nil {
-					return nil, time.Time{}, err
-				}
-			}
-			return s.listingMarkdown(l, signals, more, last), feed.LastModified(signals), nil
-		})
-		if err != nil {
-			s.Error(w, r, err)
-			return
-		}
-		pageHeaders(w.Header())
-		canonicalLink(w.Header(), s.absolute(pageURL(l, l.query.Page)))
-		writeMarkdown(w, r, http.StatusOK, entry.Body)
+		s.serveListingMarkdown(w, r, gen, l)
 		return
 	}
 	signals, more, err := s.list(ctx, l.query)
@@ -250,48 +234,14 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 	}
 	pageHeaders(w.Header())
 	fv := feedView{Heading: l.heading, Lede: l.lede, Page: l.query.Page, Status: status(l.query, len(signals))}
-	switch {
-	case len(signals) == 0 && l.query.Page > 1:
-		// A newer page would be as empty: lead to the last one that is not.
-		if fv.LastPage, err = s.lastPage(ctx, l.query); err != nil {
-			s.Error(w, r, err)
-			return
-		}
-		fv.PastEnd, fv.Back = true, pageURL(l, max(fv.LastPage, 1))
-	case l.query.Page > 1:
-		fv.Prev = pageURL(l, l.query.Page-1)
+	if err := s.pageLinks(ctx, l, &fv, len(signals), more); err != nil {
+		s.Error(w, r, err)
+		return
 	}
-	if more {
-		fv.Next = pageURL(l, l.query.Page+1)
-	}
-	if len(signals) == 0 && l.query.Page == 1 {
-		if l.hub == nil {
-			_, signedIn := session.FromContext(ctx)
-			fv.Empty = suggest(l.query, signedIn)
-		} else {
-			fv.HubEmpty = true
-		}
-		fv.Status = ""
-	}
-	alternates := feedLinks(strings.TrimSuffix(l.path, "/"))
-	if l.hub == nil {
-		if fv.Form, err = s.filterForm(ctx, gen, l.query); err != nil {
-			s.Error(w, r, err)
-			return
-		}
-		if fv.SearchBox, err = s.searchBox(r, l.query); err != nil {
-			s.Error(w, r, err)
-			return
-		}
-		if filter := model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q}); filter != "" {
-			for i := range alternates {
-				alternates[i].Href += "?" + filter
-			}
-		}
-	} else {
-		fv.Fixed = strings.Join(filterSummary(l.query), "; ")
-		fv.Feeds = alternates
-		fv.Browse = "/?" + model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
+	alternates, err := s.filterLinks(r, gen, l, &fv)
+	if err != nil {
+		s.Error(w, r, err)
+		return
 	}
 	// Each signal's page leads back to this one.
 	here := pageURL(l, l.query.Page)
@@ -300,21 +250,110 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		v.Href = withFrom(v.Href, here)
 		fv.Signals = append(fv.Signals, v)
 	}
-	title := l.heading
+	title, section := l.heading, "/"
 	if l.query.Page > 1 {
 		title += fmt.Sprintf(", page %d", l.query.Page)
 	}
-	section := "/"
 	if l.hub != nil {
 		section = "/hubs"
 	}
 	body, err := s.render(r, "feed", view{Title: title, Description: l.lede, Section: section,
-		Alternates: alternates, Canonical: s.absolute(pageURL(l, l.query.Page)), Content: fv})
+		Alternates: alternates, Canonical: s.absolute(here), Content: fv})
 	if err != nil {
 		s.Error(w, r, err)
 		return
 	}
 	writeHTML(w, r, http.StatusOK, body)
+}
+
+// serveListingMarkdown answers a feed view in Markdown. A Markdown view is
+// the same for every reader: it is kept until the data changes (gen),
+// like the feeds.
+func (s *Site) serveListingMarkdown(w http.ResponseWriter, r *http.Request, gen int64, l listing) {
+	ctx := r.Context()
+	key := "markdown " + l.path + "?" + model.CanonicalQuery(l.query)
+	if l.hub != nil {
+		key += " " + l.hub.Title + " " + l.hub.Description
+	}
+	entry, err := s.feeds.Get(key, gen, func() ([]byte, time.Time, error) {
+		signals, more, err := s.list(ctx, l.query)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		last := -1 // not past the end
+		if len(signals) == 0 && l.query.Page > 1 {
+			if last, err = s.lastPage(ctx, l.query); err != nil {
+				return nil, time.Time{}, err
+			}
+		}
+		return s.listingMarkdown(l, signals, more, last), feed.LastModified(signals), nil
+	})
+	if err != nil {
+		s.Error(w, r, err)
+		return
+	}
+	pageHeaders(w.Header())
+	canonicalLink(w.Header(), s.absolute(pageURL(l, l.query.Page)))
+	writeMarkdown(w, r, http.StatusOK, entry.Body)
+}
+
+// pageLinks leads from a page of n signals (more when a next page has
+// some) to the pages around it: the previous and next pages, the last
+// page with signals when this one is past the end, and what to try when
+// the first page lists nothing.
+func (s *Site) pageLinks(ctx context.Context, l listing, fv *feedView, n int, more bool) error {
+	switch {
+	case n == 0 && l.query.Page > 1:
+		// A newer page would be as empty: lead to the last one that is not.
+		last, err := s.lastPage(ctx, l.query)
+		if err != nil {
+			return err
+		}
+		fv.LastPage, fv.PastEnd, fv.Back = last, true, pageURL(l, max(last, 1))
+	case l.query.Page > 1:
+		fv.Prev = pageURL(l, l.query.Page-1)
+	}
+	if more {
+		fv.Next = pageURL(l, l.query.Page+1)
+	}
+	if n == 0 && l.query.Page == 1 {
+		if l.hub == nil {
+			_, signedIn := session.FromContext(ctx)
+			fv.Empty = suggest(l.query, signedIn)
+		} else {
+			fv.HubEmpty = true
+		}
+		fv.Status = ""
+	}
+	return nil
+}
+
+// filterLinks fills in the view's filter: the public feed's form and
+// search box, or a hub's fixed filter, its feeds and a link to browse it
+// in the feed. It returns the view's alternate feeds, filtered as the
+// view is.
+func (s *Site) filterLinks(r *http.Request, gen int64, l listing, fv *feedView) ([]link, error) {
+	alternates := feedLinks(strings.TrimSuffix(l.path, "/"))
+	filter := model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
+	if l.hub != nil {
+		fv.Fixed = strings.Join(filterSummary(l.query), "; ")
+		fv.Feeds = alternates
+		fv.Browse = "/?" + filter
+		return alternates, nil
+	}
+	var err error
+	if fv.Form, err = s.filterForm(r.Context(), gen, l.query); err != nil {
+		return nil, err
+	}
+	if fv.SearchBox, err = s.searchBox(r, l.query); err != nil {
+		return nil, err
+	}
+	if filter != "" {
+		for i := range alternates {
+			alternates[i].Href += "?" + filter
+		}
+	}
+	return alternates, nil
 }
 
 // list reads one page of q within the listing deadline that the API

@@ -28,6 +28,26 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool, las
 		size += 512 + min(len(sig.Text), 4*model.ListSnippetChars)
 	}
 	b := make([]byte, 0, size)
+	b = s.appendListingHead(b, l, len(signals), more, last)
+	for i, sig := range signals {
+		b = s.appendSignalMarkdown(b, l.query.Offset()+i+1, sig)
+	}
+	switch {
+	case len(signals) > 0 || last >= 0:
+	case l.hub == nil && l.query.Page == 1:
+		b = s.appendSuggestions(b, suggest(l.query, false))
+	case l.query.Page == 1:
+		b = fmt.Appendf(b, "\nNo public signal is in this hub yet. Browse the whole public feed: <%s>.\n", s.absolute("/"))
+	default:
+		b = append(b, "\nNo public signal matches this filter.\n"...)
+	}
+	return b
+}
+
+// appendListingHead appends the heading of a Markdown feed view of n
+// signals: its title and lede, its filter, its page, the pages around it
+// and its feeds.
+func (s *Site) appendListingHead(b []byte, l listing, n int, more bool, last int) []byte {
 	b = append(b, "# "...)
 	b = appendMDText(b, l.heading)
 	b = append(b, "\n\n"...)
@@ -39,7 +59,7 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool, las
 	}
 	b = append(b, untrustedNote+"\n\n- Filter: "...)
 	b = append(appendMDText(b, strings.Join(filterSummary(l.query), "; ")), ".\n"...)
-	b = fmt.Appendf(b, "- Page %d. %s\n", l.query.Page, status(l.query, len(signals)))
+	b = fmt.Appendf(b, "- Page %d. %s\n", l.query.Page, status(l.query, n))
 	if more {
 		b = fmt.Appendf(b, "- Next page: <%s>\n", model.SafeURL(s.absolute(pageURL(l, l.query.Page+1))))
 	}
@@ -67,44 +87,38 @@ func (s *Site) listingMarkdown(l listing, signals []model.Signal, more bool, las
 		}
 		b = fmt.Appendf(b, "[%s](%s)", f.Title, model.SafeURL(s.absolute(f.Href+filter)))
 	}
+	return append(b, '\n')
+}
+
+// appendSignalMarkdown appends the nth signal of a Markdown feed view: its
+// kind, source, country, language and date, its author, links and
+// snippet.
+func (s *Site) appendSignalMarkdown(b []byte, n int, sig model.Signal) []byte {
+	v := newSignalView(sig)
+	b = append(b, "\n## "...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, ". "...)
+	b = append(b, v.TagLabel...)
+	b = append(b, ", "...)
+	b = append(b, v.SourceLabel...)
+	if v.CountryLabel != "" {
+		b = append(append(b, ", "...), v.CountryLabel...)
+	}
+	b = append(append(b, ", "...), v.LanguageLabel...)
+	b = append(append(b, "; published "...), v.Published...)
+	b = append(b, "\n\n- Author: "...)
+	b = appendMDCode(b, sig.AuthorName)
+	if sig.AuthorHeadline != "" {
+		b = appendMDText(append(b, ", "...), sig.AuthorHeadline)
+	}
 	b = append(b, '\n')
-	for i, sig := range signals {
-		v := newSignalView(sig)
-		b = append(b, "\n## "...)
-		b = strconv.AppendInt(b, int64(l.query.Offset()+i+1), 10)
-		b = append(b, ". "...)
-		b = append(b, v.TagLabel...)
-		b = append(b, ", "...)
-		b = append(b, v.SourceLabel...)
-		if v.CountryLabel != "" {
-			b = append(append(b, ", "...), v.CountryLabel...)
-		}
-		b = append(append(b, ", "...), v.LanguageLabel...)
-		b = append(append(b, "; published "...), v.Published...)
-		b = append(b, "\n\n- Author: "...)
-		b = appendMDCode(b, sig.AuthorName)
-		if sig.AuthorHeadline != "" {
-			b = appendMDText(append(b, ", "...), sig.AuthorHeadline)
-		}
-		b = append(b, '\n')
-		if u := model.SafeURL(sig.SourceURL); u != "" {
-			b = append(append(append(b, "- Source: <"...), u...), ">\n"...)
-		}
-		b = append(appendMDCode(append(b, "- ID: "...), sig.ID), '\n')
-		b = append(append(append(b, "- Page: <"...), s.absolute(v.Href)...), ">\n"...)
-		if v.Cut {
-			b = fmt.Appendf(b, "- Snippet: the first %d of %d characters.\n", model.ListSnippetChars, sig.TextChars)
-		}
-		b = appendMDBlock(append(b, '\n'), v.Snippet)
+	if u := model.SafeURL(sig.SourceURL); u != "" {
+		b = append(append(append(b, "- Source: <"...), u...), ">\n"...)
 	}
-	switch {
-	case len(signals) > 0 || last >= 0:
-	case l.hub == nil && l.query.Page == 1:
-		b = s.appendSuggestions(b, suggest(l.query, false))
-	case l.query.Page == 1:
-		b = fmt.Appendf(b, "\nNo public signal is in this hub yet. Browse the whole public feed: <%s>.\n", s.absolute("/"))
-	default:
-		b = append(b, "\nNo public signal matches this filter.\n"...)
+	b = append(appendMDCode(append(b, "- ID: "...), sig.ID), '\n')
+	b = append(append(append(b, "- Page: <"...), s.absolute(v.Href)...), ">\n"...)
+	if v.Cut {
+		b = fmt.Appendf(b, "- Snippet: the first %d of %d characters.\n", model.ListSnippetChars, sig.TextChars)
 	}
-	return b
+	return appendMDBlock(append(b, '\n'), v.Snippet)
 }

@@ -210,78 +210,16 @@ func explain(f *failure.Error, path string, v url.Values, order []string, countr
 	rest := without(v, f.Param)
 	switch f.Param {
 	case "tags", "sources":
-		allowed, name, one, many := model.Tags, label.Tag, "a kind of signal", "kinds of signal"
-		if f.Param == "sources" {
-			allowed, name, one, many = model.Sources, label.Source, "a source", "sources"
-		}
-		var bad, good []string
-		for _, x := range model.SplitList(given) {
-			if slices.Contains(allowed, x) {
-				good = append(good, x)
-			} else {
-				bad = append(bad, x)
-			}
-		}
-		if len(good) > 0 {
-			rest[f.Param] = []string{strings.Join(good, ",")}
-			b.ClearText = "Show the feed without " + quoteAll(bad)
-		}
-		if len(bad) == 1 {
-			b.Given = quote(bad[0]) + " is not " + one + " we list."
-		} else {
-			b.Given = quoteAll(bad) + " are not " + many + " we list."
-		}
-		field := "kinds"
-		if f.Param == "sources" {
-			field = "sources"
-		}
-		b.Rule = "Choose " + field + " from the list."
-		b.Choices = choices(allowed, name)
+		explainList(b, given, rest)
 	case "language", "country":
-		noun, field := "a language", "language"
-		b.Choices = choices(model.Languages, label.Language)
-		if f.Param == "country" {
-			noun, field = "a country", "country"
-			b.Choices = choices(countries, label.Country)
-		}
-		if values := model.SplitList(given); len(values) > 1 {
-			b.Given = strings.ToUpper(field[:1]) + field[1:] + " takes one choice, and this address gives " +
-				strconv.Itoa(len(values)) + ": " + quoteAll(values) + "."
-		} else {
-			b.Given = quote(strings.Join(given, "")) + " is not " + noun + " we list."
-		}
-		b.Rule = "Choose " + noun + " from the list."
+		explainChoice(b, given, countries)
 	case "q":
-		b.ClearText = "Show the feed without these words"
-		switch n := model.Chars(strings.Join(given, "")); {
-		case len(given) > 1:
-			b.Given = "Words are given " + strconv.Itoa(len(given)) + " times in this address."
-			b.Rule = "Give them once."
-		case n > model.MaxQChars:
-			b.Given = fmt.Sprintf("These words are %d characters long.", n)
-			b.Rule = fmt.Sprintf("Words can be at most %d characters.", model.MaxQChars)
-		default:
-			b.Given = quote(strings.Join(given, "")) + " holds characters that are not text."
-			b.Rule = "Words must be plain text."
-		}
+		explainWords(b, given)
 	case "observed_after":
 		b.Given = quote(strings.Join(given, ", ")) + " is not a time we can read."
 		b.Rule = "Collected after takes one date and time with its time zone, such as 2026-10-01T12:00:00Z."
 	case "page":
-		b.ClearText = "Go to the first page"
-		page, err := strconv.Atoi(strings.TrimSpace(strings.Join(given, "")))
-		if f.Maximum != nil && *f.Maximum < model.MaxPage && err == nil && page > int(*f.Maximum) {
-			size := model.DefaultPageSize
-			if s, err := strconv.Atoi(strings.TrimSpace(v.Get("page_size"))); err == nil {
-				size = s
-			}
-			b.Given = fmt.Sprintf("Page %d is deeper than a search for words reaches: %d results at most, "+
-				"so at %d signals a page the last page is %d.", page, model.MaxQDepth, size, *f.Maximum)
-			b.Rule = "Narrow the filters to reach older signals."
-		} else {
-			b.Given = quote(strings.Join(given, ", ")) + " is not a page number."
-			b.Rule = fmt.Sprintf("Page must be a whole number from 1 to %d.", model.MaxPage)
-		}
+		explainPage(b, f, given, v)
 	case "page_size":
 		b.ClearText = fmt.Sprintf("Show %d signals a page", model.DefaultPageSize)
 		b.Given = quote(strings.Join(given, ", ")) + " is not a page size."
@@ -294,6 +232,88 @@ func explain(f *failure.Error, path string, v url.Values, order []string, countr
 	}
 	b.Clear = withQuery(path, encodeIn(rest, order))
 	return b
+}
+
+// explainList explains a list of kinds or sources (b.Param) given, some
+// of which we do not list; clearing it keeps in rest those we do.
+func explainList(b *badValue, given []string, rest url.Values) {
+	allowed, name, one, many, field := model.Tags, label.Tag, "a kind of signal", "kinds of signal", "kinds"
+	if b.Param == "sources" {
+		allowed, name, one, many, field = model.Sources, label.Source, "a source", "sources", "sources"
+	}
+	var bad, good []string
+	for _, x := range model.SplitList(given) {
+		if slices.Contains(allowed, x) {
+			good = append(good, x)
+		} else {
+			bad = append(bad, x)
+		}
+	}
+	if len(good) > 0 {
+		rest[b.Param] = []string{strings.Join(good, ",")}
+		b.ClearText = "Show the feed without " + quoteAll(bad)
+	}
+	if len(bad) == 1 {
+		b.Given = quote(bad[0]) + " is not " + one + " we list."
+	} else {
+		b.Given = quoteAll(bad) + " are not " + many + " we list."
+	}
+	b.Rule = "Choose " + field + " from the list."
+	b.Choices = choices(allowed, name)
+}
+
+// explainChoice explains a language or a country (b.Param) given that we
+// do not list, or given more than once; countries are those offered.
+func explainChoice(b *badValue, given, countries []string) {
+	noun, field := "a language", "language"
+	b.Choices = choices(model.Languages, label.Language)
+	if b.Param == "country" {
+		noun, field = "a country", "country"
+		b.Choices = choices(countries, label.Country)
+	}
+	if values := model.SplitList(given); len(values) > 1 {
+		b.Given = strings.ToUpper(field[:1]) + field[1:] + " takes one choice, and this address gives " +
+			strconv.Itoa(len(values)) + ": " + quoteAll(values) + "."
+	} else {
+		b.Given = quote(strings.Join(given, "")) + " is not " + noun + " we list."
+	}
+	b.Rule = "Choose " + noun + " from the list."
+}
+
+// explainWords explains words (q) given more than once, too long, or not
+// text.
+func explainWords(b *badValue, given []string) {
+	b.ClearText = "Show the feed without these words"
+	switch n := model.Chars(strings.Join(given, "")); {
+	case len(given) > 1:
+		b.Given = "Words are given " + strconv.Itoa(len(given)) + " times in this address."
+		b.Rule = "Give them once."
+	case n > model.MaxQChars:
+		b.Given = fmt.Sprintf("These words are %d characters long.", n)
+		b.Rule = fmt.Sprintf("Words can be at most %d characters.", model.MaxQChars)
+	default:
+		b.Given = quote(strings.Join(given, "")) + " holds characters that are not text."
+		b.Rule = "Words must be plain text."
+	}
+}
+
+// explainPage explains a page number that is not one, or one deeper than
+// a search for words reaches (f.Maximum) at the page size v gives.
+func explainPage(b *badValue, f *failure.Error, given []string, v url.Values) {
+	b.ClearText = "Go to the first page"
+	page, err := strconv.Atoi(strings.TrimSpace(strings.Join(given, "")))
+	if f.Maximum != nil && *f.Maximum < model.MaxPage && err == nil && page > int(*f.Maximum) {
+		size := model.DefaultPageSize
+		if s, err := strconv.Atoi(strings.TrimSpace(v.Get("page_size"))); err == nil {
+			size = s
+		}
+		b.Given = fmt.Sprintf("Page %d is deeper than a search for words reaches: %d results at most, "+
+			"so at %d signals a page the last page is %d.", page, model.MaxQDepth, size, *f.Maximum)
+		b.Rule = "Narrow the filters to reach older signals."
+	} else {
+		b.Given = quote(strings.Join(given, ", ")) + " is not a page number."
+		b.Rule = fmt.Sprintf("Page must be a whole number from 1 to %d.", model.MaxPage)
+	}
 }
 
 // choices are the options of an enumeration, for a reader without the form.
