@@ -28,49 +28,12 @@ import (
 
 func serve(ctx context.Context, args []string, env Env) error {
 	c := newCommand("serve", env)
-	c.stringVar(&c.cfg.Addr, "addr", "SIGNALS_ADDR", ":8080", "address to listen on")
-	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "",
-		"public base address of the service; empty: http:// and the listening address, with localhost for an unspecified host")
-	c.searchFlags()
-	c.mailFlags()
-	c.durationVar(&c.cfg.Search.Timeout, "search-timeout", "SIGNALS_SEARCH_TIMEOUT", 10*time.Second,
-		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s")
-	c.durationVar(&c.cfg.ListTimeout, "list-timeout", "SIGNALS_LIST_TIMEOUT", reads.DefaultListTimeout,
-		"longest time one signal listing may read the database; a listing that takes longer is 503 service_busy")
-	c.stringVar(&c.cfg.MetricsAddr, "metrics-addr", "SIGNALS_METRICS_ADDR", "",
-		"address of a separate listener serving Prometheus metrics at /metrics, such as 127.0.0.1:9090; empty: no metrics")
-	c.stringVar(&c.cfg.SecurityContact, "security-contact", "SIGNALS_SECURITY_CONTACT", "",
-		"where security reports go, the Contact of /.well-known/security.txt: a mailto:, https: or tel: URI or an email address; empty: the mail sender")
-	c.stringVar(&c.cfg.ContactEmail, "contact-email", "SIGNALS_CONTACT_EMAIL", "",
-		"email address that /contact shows readers as a mailto: link, unless a contact article is imported; empty: none")
-	c.logFlags()
-	withDemo := c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
+	withDemo := c.serveFlags()
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	if c.cfg.Search.Timeout <= 0 {
-		return fmt.Errorf("%w: --search-timeout must be positive, got %s", errUsage, c.cfg.Search.Timeout)
-	}
-	if c.cfg.ListTimeout <= 0 {
-		return fmt.Errorf("%w: --list-timeout must be positive, got %s", errUsage, c.cfg.ListTimeout)
-	}
-	if err := c.checkMail(); err != nil {
+	if err := c.checkServe(); err != nil {
 		return err
-	}
-	if c.cfg.BaseURL != "" {
-		base, err := checkBaseURL(c.cfg.BaseURL)
-		if err != nil {
-			return err
-		}
-		c.cfg.BaseURL = base
-	}
-	if err := checkAddr(c.cfg.Addr, addrFlag); err != nil {
-		return err
-	}
-	if c.cfg.MetricsAddr != "" {
-		if err := checkAddr(c.cfg.MetricsAddr, metricsAddrFlag); err != nil {
-			return err
-		}
 	}
 	logs := newLogWriter(c.env.Stderr)
 	defer logs.Close()
@@ -91,20 +54,12 @@ func serve(ctx context.Context, args []string, env Env) error {
 	}
 	// Listen next: a busy port stops serve before it writes anything to
 	// the database or prints a key that would never be served.
-	ln, err := listen(c.cfg.Addr, addrFlag)
+	ln, metricsLn, err := c.listenAll()
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
-	if c.cfg.BaseURL == "" {
-		c.cfg.BaseURL = baseURLFromAddr(c.cfg.Addr, ln.Addr())
-	}
-	base := c.cfg.BaseURL
-	var metricsLn net.Listener
-	if c.cfg.MetricsAddr != "" {
-		if metricsLn, err = listen(c.cfg.MetricsAddr, metricsAddrFlag); err != nil {
-			return err
-		}
+	if metricsLn != nil {
 		defer metricsLn.Close()
 	}
 	a, err := app.New(ctx, c.cfg, log)
@@ -120,6 +75,7 @@ func serve(ctx context.Context, args []string, env Env) error {
 			return fmt.Errorf("demo data: %w", err)
 		}
 	}
+	base := c.cfg.BaseURL
 	fmt.Fprintf(env.Stdout, "serving on %s — docs at %s/developers\n", base, base)
 	if metricsLn != nil {
 		go func() {
@@ -129,6 +85,74 @@ func serve(ctx context.Context, args []string, env Env) error {
 		}()
 	}
 	return a.Serve(ctx, ln)
+}
+
+// serveFlags binds the settings of serve; the flag it returns is --demo.
+func (c *command) serveFlags() (withDemo *bool) {
+	c.stringVar(&c.cfg.Addr, "addr", "SIGNALS_ADDR", ":8080", "address to listen on")
+	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "",
+		"public base address of the service; empty: http:// and the listening address, with localhost for an unspecified host")
+	c.searchFlags()
+	c.mailFlags()
+	c.durationVar(&c.cfg.Search.Timeout, "search-timeout", "SIGNALS_SEARCH_TIMEOUT", 10*time.Second,
+		"longest time one fresh semantic search may take; a process that dies mid-search frees the account's slot after this plus 5s")
+	c.durationVar(&c.cfg.ListTimeout, "list-timeout", "SIGNALS_LIST_TIMEOUT", reads.DefaultListTimeout,
+		"longest time one signal listing may read the database; a listing that takes longer is 503 service_busy")
+	c.stringVar(&c.cfg.MetricsAddr, "metrics-addr", "SIGNALS_METRICS_ADDR", "",
+		"address of a separate listener serving Prometheus metrics at /metrics, such as 127.0.0.1:9090; empty: no metrics")
+	c.stringVar(&c.cfg.SecurityContact, "security-contact", "SIGNALS_SECURITY_CONTACT", "",
+		"where security reports go, the Contact of /.well-known/security.txt: a mailto:, https: or tel: URI or an email address; empty: the mail sender")
+	c.stringVar(&c.cfg.ContactEmail, "contact-email", "SIGNALS_CONTACT_EMAIL", "",
+		"email address that /contact shows readers as a mailto: link, unless a contact article is imported; empty: none")
+	c.logFlags()
+	return c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
+}
+
+// checkServe checks the settings of serve that need no database and no
+// port, as usage errors naming the setting; it resolves the base URL
+// given to its canonical form.
+func (c *command) checkServe() error {
+	if c.cfg.Search.Timeout <= 0 {
+		return fmt.Errorf("%w: --search-timeout must be positive, got %s", errUsage, c.cfg.Search.Timeout)
+	}
+	if c.cfg.ListTimeout <= 0 {
+		return fmt.Errorf("%w: --list-timeout must be positive, got %s", errUsage, c.cfg.ListTimeout)
+	}
+	if err := c.checkMail(); err != nil {
+		return err
+	}
+	if c.cfg.BaseURL != "" {
+		base, err := checkBaseURL(c.cfg.BaseURL)
+		if err != nil {
+			return err
+		}
+		c.cfg.BaseURL = base
+	}
+	if err := checkAddr(c.cfg.Addr, addrFlag); err != nil {
+		return err
+	}
+	if c.cfg.MetricsAddr != "" {
+		return checkAddr(c.cfg.MetricsAddr, metricsAddrFlag)
+	}
+	return nil
+}
+
+// listenAll binds the service's address, and the metrics address when one
+// is set (nil otherwise); an unset base URL becomes the bound address's.
+func (c *command) listenAll() (ln, metricsLn net.Listener, err error) {
+	if ln, err = listen(c.cfg.Addr, addrFlag); err != nil {
+		return nil, nil, err
+	}
+	if c.cfg.BaseURL == "" {
+		c.cfg.BaseURL = baseURLFromAddr(c.cfg.Addr, ln.Addr())
+	}
+	if c.cfg.MetricsAddr != "" {
+		if metricsLn, err = listen(c.cfg.MetricsAddr, metricsAddrFlag); err != nil {
+			ln.Close()
+			return nil, nil, err
+		}
+	}
+	return ln, metricsLn, nil
 }
 
 // setting names a flag and the environment variable it reads.
@@ -223,23 +247,70 @@ func (c *command) openStore(ctx context.Context) (store.Store, error) {
 	return app.OpenStore(ctx, c.cfg.Database)
 }
 
+// withStore opens the configured store, runs do with it and closes it:
+// the preamble of every operator command that reads or changes the
+// database. The error is do's, or else the closing's.
+func (c *command) withStore(ctx context.Context, do func(st store.Store) error) error {
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	err = do(st)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// withAccount runs do with the store and the account whose email is
+// given, as sign-in reads it; no such account is an error that names it.
+func (c *command) withAccount(ctx context.Context, email string, do func(st store.Store, a model.Account) error) error {
+	email, err := checkEmail(email)
+	if err != nil {
+		return err
+	}
+	return c.withStore(ctx, func(st store.Store) error {
+		a, err := st.AccountByEmail(ctx, email)
+		if err != nil {
+			return missing(err, "no account with email %s", email)
+		}
+		return do(st, a)
+	})
+}
+
+// missing is err, unless err is store.ErrNotFound: then it is the error
+// that says, in the operator's words, what the store does not hold.
+func missing(err error, format string, args ...any) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf(format, args...)
+	}
+	return err
+}
+
+// taken is err, unless err is store.ErrExists: then it is the error that
+// says, in the operator's words, what the store holds already.
+func taken(err error, format string, args ...any) error {
+	if errors.Is(err, store.ErrExists) {
+		return fmt.Errorf(format, args...)
+	}
+	return err
+}
+
 func migrate(ctx context.Context, args []string, env Env) error {
 	c := newCommand("migrate", env)
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	applied := st.Migrated()
-	for _, version := range applied {
-		fmt.Fprintln(env.Stderr, "applied migration", version)
-	}
-	if len(applied) == 0 {
-		fmt.Fprintln(env.Stderr, "schema is up to date")
-	}
-	return st.Close()
+	return c.withStore(ctx, func(st store.Store) error {
+		applied := st.Migrated()
+		for _, version := range applied {
+			fmt.Fprintln(env.Stderr, "applied migration", version)
+		}
+		if len(applied) == 0 {
+			fmt.Fprintln(env.Stderr, "schema is up to date")
+		}
+		return nil
+	})
 }
 
 func importCmd(ctx context.Context, args []string, env Env) error {
@@ -257,26 +328,23 @@ func importCmd(ctx context.Context, args []string, env Env) error {
 		defer f.Close()
 		in = f
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	opt := importer.Options{Errors: env.Stderr}
 	if isTerminal(env.Stderr) {
 		opt.Progress = env.Stderr
 	}
-	start := time.Now()
-	res, err := importer.Import(ctx, in, st, opt)
-	if errors.Is(err, importer.ErrInvalid) {
-		fmt.Fprintf(env.Stderr, "%d of %d lines invalid; nothing was imported\n", res.Invalid, res.Lines)
-		return errReported
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "imported %d signals in %s\n", res.Imported, time.Since(start).Round(time.Millisecond))
-	return nil
+	return c.withStore(ctx, func(st store.Store) error {
+		start := time.Now()
+		res, err := importer.Import(ctx, in, st, opt)
+		if errors.Is(err, importer.ErrInvalid) {
+			fmt.Fprintf(env.Stderr, "%d of %d lines invalid; nothing was imported\n", res.Invalid, res.Lines)
+			return errReported
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "imported %d signals in %s\n", res.Imported, time.Since(start).Round(time.Millisecond))
+		return nil
+	})
 }
 
 func setStatus(ctx context.Context, args []string, env Env) error {
@@ -297,17 +365,9 @@ func setStatus(ctx context.Context, args []string, env Env) error {
 		}
 		mo = &v
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.SetStatus(ctx, pos[0], pos[1], mo); errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("no signal with id %q", pos[0])
-	} else if err != nil {
-		return err
-	}
-	return nil
+	return c.withStore(ctx, func(st store.Store) error {
+		return missing(st.SetStatus(ctx, pos[0], pos[1], mo), "no signal with id %q", pos[0])
+	})
 }
 
 // emailFlag declares the --email flag.
@@ -346,20 +406,14 @@ func accountsCreate(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	a, err := st.CreateAccount(ctx, normal, time.Now())
-	if errors.Is(err, store.ErrExists) {
-		return fmt.Errorf("an account with email %s exists", normal)
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "created account %d for %s\n", a.ID, a.Email)
-	return nil
+	return c.withStore(ctx, func(st store.Store) error {
+		a, err := st.CreateAccount(ctx, normal, time.Now())
+		if err != nil {
+			return taken(err, "an account with email %s exists", normal)
+		}
+		fmt.Fprintf(env.Stderr, "created account %d for %s\n", a.ID, a.Email)
+		return nil
+	})
 }
 
 func accountsSetLimits(ctx context.Context, args []string, env Env) error {
@@ -372,55 +426,31 @@ func accountsSetLimits(ctx context.Context, args []string, env Env) error {
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	st, a, err := c.account(ctx, *email)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	l := a.Limits
-	for _, f := range []struct {
-		name string
-		v    int
-		p    *int
-	}{
-		{"daily-requests", *daily, &l.DailyRequests}, {"minute-requests", *minute, &l.MinuteRequests},
-		{"daily-searches", *searches, &l.DailySearches}, {"concurrent-searches", *concurrent, &l.ConcurrentSearches},
-	} {
-		if f.v == -1 {
-			continue
+	return c.withAccount(ctx, *email, func(st store.Store, a model.Account) error {
+		l := a.Limits
+		for _, f := range []struct {
+			name string
+			v    int
+			p    *int
+		}{
+			{"daily-requests", *daily, &l.DailyRequests}, {"minute-requests", *minute, &l.MinuteRequests},
+			{"daily-searches", *searches, &l.DailySearches}, {"concurrent-searches", *concurrent, &l.ConcurrentSearches},
+		} {
+			if f.v == -1 {
+				continue
+			}
+			if f.v < 0 || f.v > 1_000_000_000 {
+				return fmt.Errorf("%w: --%s must be from 0 to 1000000000", errUsage, f.name)
+			}
+			*f.p = f.v
 		}
-		if f.v < 0 || f.v > 1_000_000_000 {
-			return fmt.Errorf("%w: --%s must be from 0 to 1000000000", errUsage, f.name)
+		if err := st.SetLimits(ctx, a.ID, l); err != nil {
+			return err
 		}
-		*f.p = f.v
-	}
-	if err := st.SetLimits(ctx, a.ID, l); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "daily_requests=%d minute_requests=%d daily_searches=%d concurrent_searches=%d\n",
-		l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches)
-	return nil
-}
-
-// account opens the store and finds the account with the given email.
-func (c *command) account(ctx context.Context, email string) (store.Store, model.Account, error) {
-	email, err := checkEmail(email)
-	if err != nil {
-		return nil, model.Account{}, err
-	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return nil, model.Account{}, err
-	}
-	a, err := st.AccountByEmail(ctx, email)
-	if err != nil {
-		st.Close()
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, a, fmt.Errorf("no account with email %s", email)
-		}
-		return nil, a, err
-	}
-	return st, a, nil
+		fmt.Fprintf(env.Stdout, "daily_requests=%d minute_requests=%d daily_searches=%d concurrent_searches=%d\n",
+			l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches)
+		return nil
+	})
 }
 
 func keysCreate(ctx context.Context, args []string, env Env) error {
@@ -434,17 +464,14 @@ func keysCreate(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	st, a, err := c.account(ctx, *email)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	secret, _, err := auth.Issue(ctx, st, a.ID, named, time.Now())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(env.Stdout, secret)
-	return nil
+	return c.withAccount(ctx, *email, func(st store.Store, a model.Account) error {
+		secret, _, err := auth.Issue(ctx, st, a.ID, named, time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, secret)
+		return nil
+	})
 }
 
 func keysList(ctx context.Context, args []string, env Env) error {
@@ -453,17 +480,14 @@ func keysList(ctx context.Context, args []string, env Env) error {
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	st, a, err := c.account(ctx, *email)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	keys, err := st.Keys(ctx, a.ID)
-	if err != nil {
-		return err
-	}
-	writeKeys(env.Stdout, keys)
-	return nil
+	return c.withAccount(ctx, *email, func(st store.Store, a model.Account) error {
+		keys, err := st.Keys(ctx, a.ID)
+		if err != nil {
+			return err
+		}
+		writeKeys(env.Stdout, keys)
+		return nil
+	})
 }
 
 func writeKeys(out io.Writer, keys []model.APIKey) {
@@ -504,18 +528,13 @@ func keysRename(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	st, a, err := c.account(ctx, *email)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.RenameKey(ctx, a.ID, pos[0], named); errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("no active key with id %q for %s", pos[0], a.Email)
-	} else if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "renamed %s to %q\n", pos[0], named)
-	return nil
+	return c.withAccount(ctx, *email, func(st store.Store, a model.Account) error {
+		if err := st.RenameKey(ctx, a.ID, pos[0], named); err != nil {
+			return missing(err, "no active key with id %q for %s", pos[0], a.Email)
+		}
+		fmt.Fprintf(env.Stderr, "renamed %s to %q\n", pos[0], named)
+		return nil
+	})
 }
 
 func keysRevoke(ctx context.Context, args []string, env Env) error {
@@ -524,16 +543,11 @@ func keysRevoke(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.RevokeKey(ctx, pos[0], time.Now()); errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("no active key with id %q", pos[0])
-	} else if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "revoked %s\n", pos[0])
-	return nil
+	return c.withStore(ctx, func(st store.Store) error {
+		if err := st.RevokeKey(ctx, pos[0], time.Now()); err != nil {
+			return missing(err, "no active key with id %q", pos[0])
+		}
+		fmt.Fprintf(env.Stderr, "revoked %s\n", pos[0])
+		return nil
+	})
 }

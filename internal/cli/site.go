@@ -27,18 +27,13 @@ func hubsAdd(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.CreateHub(ctx, h); errors.Is(err, store.ErrExists) {
-		return fmt.Errorf("a hub with slug %q exists; remove it first with: signals hubs remove %s", h.Slug, h.Slug)
-	} else if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "added hub %s at /hubs/%s: %s\n", h.Slug, h.Slug, h.Filter)
-	return nil
+	return c.withStore(ctx, func(st store.Store) error {
+		if err := st.CreateHub(ctx, h); err != nil {
+			return taken(err, "a hub with slug %q exists; remove it first with: signals hubs remove %s", h.Slug, h.Slug)
+		}
+		fmt.Fprintf(env.Stderr, "added hub %s at /hubs/%s: %s\n", h.Slug, h.Slug, h.Filter)
+		return nil
+	})
 }
 
 // newHub validates a hub as the command line gives it: a bad filter is a
@@ -70,21 +65,18 @@ func hubsList(ctx context.Context, args []string, env Env) error {
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	hubs, err := st.Hubs(ctx)
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SLUG\tTITLE\tFILTER")
-	for _, h := range hubs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", h.Slug, h.Title, h.Filter)
-	}
-	return tw.Flush()
+	return c.withStore(ctx, func(st store.Store) error {
+		hubs, err := st.Hubs(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SLUG\tTITLE\tFILTER")
+		for _, h := range hubs {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", h.Slug, h.Title, h.Filter)
+		}
+		return tw.Flush()
+	})
 }
 
 func hubsRemove(ctx context.Context, args []string, env Env) error {
@@ -93,18 +85,13 @@ func hubsRemove(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.RemoveHub(ctx, pos[0]); errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("no hub with slug %q", pos[0])
-	} else if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "removed hub %s\n", pos[0])
-	return nil
+	return c.withStore(ctx, func(st store.Store) error {
+		if err := st.RemoveHub(ctx, pos[0]); err != nil {
+			return missing(err, "no hub with slug %q", pos[0])
+		}
+		fmt.Fprintf(env.Stderr, "removed hub %s\n", pos[0])
+		return nil
+	})
 }
 
 // articlesImport imports a folder of articles, all or nothing: one bad
@@ -130,14 +117,11 @@ func articlesImport(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stderr, "%d problems; nothing was imported\n", len(problems))
 		return errReported
 	}
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.PutArticles(ctx, articles); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "imported %d articles\n", len(articles))
-	return nil
+	return c.withStore(ctx, func(st store.Store) error {
+		if err := st.PutArticles(ctx, articles); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "imported %d articles\n", len(articles))
+		return nil
+	})
 }
