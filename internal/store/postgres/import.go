@@ -270,7 +270,10 @@ func (t *importTx) Commit() error {
 	}
 	if t.puts >= analyzeAfter {
 		// Best effort: the import is committed whatever happens here.
-		t.db.pool.Exec(ctx, `ANALYZE signals`)
+		// The queue of times to index (signal_text_pending) as well, so
+		// that listings by substring plan for it being full until the
+		// indexer has emptied it.
+		t.db.pool.Exec(ctx, `ANALYZE signals, signal_text_pending`)
 	}
 	return nil
 }

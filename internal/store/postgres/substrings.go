@@ -14,9 +14,12 @@ import (
 var substrings = &sqlstore.Substrings{
 	From:   `signal_text JOIN signals ON signals.published_ns = signal_text.at_ns`,
 	Newest: `signal_text.at_ns DESC`,
-	// An array, so that the planner looks the few signals up by id rather
-	// than checking every signal's text.
-	Among: `id = ANY (ARRAY(%s))`,
+	// An array, so that the planner looks the few signals up rather than
+	// checking every signal's text; by their row addresses, which the
+	// listing's index gives, so that each is one read of its page rather
+	// than a walk down the primary key as well (one statement, one
+	// snapshot: the addresses stay those of the rows it sees).
+	Among: `ctid = ANY (ARRAY(SELECT ctid %s))`,
 	// Every trigram of a passage of common words is common: GIN names
 	// most rows, and each is read again.
 	Unordered: true,
@@ -100,5 +103,27 @@ func (db *DB) IndexSubstrings(ctx context.Context) (int, error) {
 			return total, sqlstore.Wrap("index substrings", err)
 		}
 	}
+	if total >= indexBatch {
+		if err := db.settleQueue(ctx); err != nil {
+			return total, sqlstore.Wrap("index substrings", err)
+		}
+	}
 	return total, nil
+}
+
+// settleQueue tells the planner that a large queue is now empty, as
+// autovacuum would later (or never, where it is off). Without it the
+// planner keeps the queue's statistics from when it was full, or with none
+// reckons its rows from its pages, which the deleted rows still fill: it
+// takes the queue for most of the archive, and a listing by a rare
+// substring walks every signal to check the pending ones directly
+// (docs/benchmarks.md). VACUUM gives the emptied pages back and records the
+// queue empty; the index table's statistics are refreshed as well.
+func (db *DB) settleQueue(ctx context.Context) error {
+	// VACUUM runs outside a transaction, one statement at a time.
+	if _, err := db.pool.Exec(ctx, `VACUUM (ANALYZE) signal_text_pending`); err != nil {
+		return err
+	}
+	_, err := db.pool.Exec(ctx, `ANALYZE signal_text`)
+	return err
 }

@@ -16,7 +16,7 @@ import (
 var substrings = &sqlstore.Substrings{
 	From:   `signal_text JOIN signals ON signals.published_ns = -signal_text.rowid`,
 	Newest: `signal_text.rowid`,
-	Among:  `pk IN (%s)`,
+	Among:  `pk IN (SELECT pk %s)`,
 	Match:  match,
 }
 

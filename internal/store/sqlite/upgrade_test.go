@@ -89,5 +89,5 @@ func TestRareSubstringCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	storetest.RareSubstringCost(t, db, 4000, nil)
+	storetest.RareSubstringCost(t, db, 4000)
 }

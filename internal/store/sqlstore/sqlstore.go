@@ -92,9 +92,9 @@ type Substrings struct {
 	// substring is found among them. Substrings of one or two characters
 	// are checked among the newest on every engine.
 	Unordered bool
-	// Among is the condition that a signal's SignalKey is one of those a
-	// subquery (%s) selects, written so that the engine runs the subquery
-	// first and checks only those signals.
+	// Among is the condition that a signal is one of those a subquery
+	// selects, given the subquery from its FROM on (%s): written so that
+	// the engine runs the subquery first and checks only those signals.
 	Among string
 	// Match returns the condition on From that keeps the documents that
 	// may hold the folded substring, with its arguments. ok is false when

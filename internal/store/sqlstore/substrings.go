@@ -38,7 +38,7 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	offset := lq.Offset()
 	s := q.dialect.Substrings
 	if s.Unordered || utf8.RuneCountInString(folded) < 3 {
-		among := fmt.Sprintf(s.Among, `SELECT `+q.dialect.SignalKey+` FROM signals WHERE `+filters+orderSignals+` LIMIT ?`)
+		among := fmt.Sprintf(s.Among, `FROM signals WHERE `+filters+orderSignals+` LIMIT ?`)
 		list, err := l.read(ctx, "signals", among+` AND `+l.holds, append(append(slices.Clone(filterArgs), newestFirst), l.holdArgs...),
 			orderSignals+` LIMIT ?`, l.need)
 		if err != nil || len(list) == l.need {

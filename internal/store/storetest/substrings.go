@@ -133,10 +133,15 @@ func Upgrade(t *testing.T, before, after func(t *testing.T) store.Store) {
 }
 
 // RareSubstringCost fails when a rare substring costs more than ten times
-// a plain list over the given number of synthetic signals, as a substring
-// no index narrows down does: a ratio of medians on the same machine, not
-// a time. settle, when not nil, runs once they are indexed.
-func RareSubstringCost(t *testing.T, st store.Store, signals int, settle func()) {
+// a plain list over the given number of synthetic signals, imported at once
+// and then indexed, as a substring no index narrows down does: a ratio of
+// medians on the same machine, not a time. Nothing runs in between (no
+// ANALYZE by hand), so the store must leave its planner ready by itself.
+// A scan of 20,000 signals costs 60 times a plain list and more, a probe
+// 1 to 3 times on a quiet machine; beside heavy load the probe's few round
+// trips weigh more than the list's one, which the CI step avoids by
+// running alone.
+func RareSubstringCost(t *testing.T, st store.Store, signals int) {
 	const runs, ratio = 21, 10
 	if raceEnabled {
 		t.Skip("the race detector's cost says nothing of the index's")
@@ -146,9 +151,6 @@ func RareSubstringCost(t *testing.T, st store.Store, signals int, settle func())
 		if _, err := indexer.IndexSubstrings(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if settle != nil {
-		settle()
 	}
 	took := func(q string) time.Duration {
 		start := time.Now()
