@@ -180,3 +180,21 @@ func (db *DB) TouchKey(ctx context.Context, keyID string, at time.Time) error {
 	})
 	return sqlstore.Wrap("touch key", err)
 }
+
+// TouchKeys records many keys' last uses in one statement, as TouchKey
+// does each (the latest use wins).
+func (db *DB) TouchKeys(ctx context.Context, uses map[string]time.Time) error {
+	ids := make([]string, 0, len(uses))
+	ats := make([]int64, 0, len(uses))
+	for id, at := range uses {
+		ids = append(ids, id)
+		ats = append(ats, at.UnixNano())
+	}
+	err := db.retry(ctx, func() error {
+		_, err := db.counts.Exec(ctx, `UPDATE api_keys AS k SET last_used_ns = u.at
+			FROM unnest($1::text[], $2::bigint[]) AS u(id, at)
+			WHERE k.id = u.id AND (k.last_used_ns IS NULL OR k.last_used_ns < u.at)`, ids, ats)
+		return err
+	})
+	return sqlstore.Wrap("touch keys", err)
+}
