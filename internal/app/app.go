@@ -57,6 +57,9 @@ type Config struct {
 	// /contact as a mailto: link unless a contact article is imported;
 	// "" is none.
 	ContactEmail string
+	// RedisURL, with PostgreSQL, moves the quota counters to Redis (see
+	// package redis); "" keeps them in the database.
+	RedisURL string
 }
 
 // SearchConfig chooses and tunes the semantic search scorer.
@@ -95,9 +98,12 @@ type MailConfig struct {
 
 // App is one running service.
 type App struct {
-	cfg      Config
-	log      *slog.Logger
-	store    store.Store
+	cfg   Config
+	log   *slog.Logger
+	store store.Store
+	// counters is store, or store with its quota counters in Redis
+	// (counters.go).
+	counters store.Store
 	now      func() time.Time
 	problems problem.Renderer
 	auth     *auth.Authenticator
@@ -148,7 +154,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	for _, version := range st.Migrated() {
 		log.Info("applied migration", "version", version)
 	}
-	a := &App{cfg: cfg, log: log, store: st, now: time.Now}
+	a := &App{cfg: cfg, log: log, store: st, counters: st, now: time.Now}
 	for _, o := range opts {
 		o(a)
 	}
@@ -157,14 +163,18 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	if _, ok := st.(*postgres.DB); ok {
 		a.problems.Unreachable = postgres.Unreachable
 	}
-	scorer, err := NewScorer(cfg.Search)
-	if err != nil {
+	if err := a.openCounters(ctx); err != nil {
 		st.Close()
 		return nil, err
 	}
+	scorer, err := NewScorer(cfg.Search)
+	if err != nil {
+		a.counters.Close()
+		return nil, err
+	}
 	a.newMetrics(st, scorer.Model())
-	a.usage = &usage.Recorder{Store: a.measured(st), Log: log}
-	a.auth = &auth.Authenticator{Store: st, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now,
+	a.usage = &usage.Recorder{Store: a.measured(a.counters), Log: log}
+	a.auth = &auth.Authenticator{Store: a.counters, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now,
 		OAuthToken: oauth.IsToken}
 	a.limiter = &quota.Limiter{Store: a.usage, Now: a.now, Problems: a.problems}
 	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log,
@@ -187,13 +197,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		ListTimeout: a.cfg.ListTimeout, VectorModel: scorer.Model(),
 		RelatedCosine: relatedCosine(cfg.Search), ContactEmail: cfg.ContactEmail,
 		Search: a.search, Usage: a.usage, Now: a.now}); err != nil {
-		st.Close()
+		a.counters.Close()
 		return nil, err
 	}
-	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: st, Log: log, Now: a.now,
+	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: a.counters, Log: log, Now: a.now,
 		SecurityContact: contact})
 	if err := a.newAccountArea(); err != nil {
-		st.Close()
+		a.counters.Close()
 		return nil, err
 	}
 	a.handler = a.routes()
@@ -319,5 +329,5 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 // pending and releases the store.
 func (a *App) Close() error {
 	a.auth.Close()
-	return errors.Join(a.usage.Flush(context.Background()), a.store.Close())
+	return errors.Join(a.usage.Flush(context.Background()), a.counters.Close())
 }

@@ -16,6 +16,9 @@ func Check(cfg Config) error {
 	if err := checkDatabase(cfg.Database); err != nil {
 		return err
 	}
+	if err := checkRedis(cfg); err != nil {
+		return err
+	}
 	mc, err := mailSettings(cfg)
 	if err != nil {
 		return err

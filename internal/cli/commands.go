@@ -104,6 +104,9 @@ func (c *command) serveFlags() (withDemo *bool) {
 		"where security reports go, the Contact of /.well-known/security.txt: a mailto:, https: or tel: URI or an email address; empty: the mail sender")
 	c.stringVar(&c.cfg.ContactEmail, "contact-email", "SIGNALS_CONTACT_EMAIL", "",
 		"email address that /contact shows readers as a mailto: link, unless a contact article is imported; empty: none")
+	// The URL may hold Redis's password: read from the environment only,
+	// like SIGNALS_SMTP_URL.
+	c.cfg.RedisURL = c.env.Getenv("SIGNALS_REDIS_URL")
 	c.logFlags()
 	return c.fs.Bool("demo", false, "load the bundled demo data into an empty database and create demo@example.com")
 }
