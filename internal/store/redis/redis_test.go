@@ -2,11 +2,7 @@ package redis_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,55 +14,9 @@ import (
 	"signals/internal/store/postgres"
 	"signals/internal/store/postgres/pgtest"
 	"signals/internal/store/redis"
+	"signals/internal/store/redis/redistest"
 	"signals/internal/store/storetest"
 )
-
-// serverURL returns the URL of a Redis for the tests: SIGNALS_TEST_REDIS
-// when set, else a redis-server of the test's own on a unix socket; it
-// skips the test when there is neither.
-func serverURL(t *testing.T) string {
-	t.Helper()
-	if u := os.Getenv("SIGNALS_TEST_REDIS"); u != "" {
-		return u
-	}
-	dir, err := os.MkdirTemp("", "redis")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "redis.sock")
-	stop := startServer(t, sock)
-	t.Cleanup(stop)
-	return "unix://" + sock
-}
-
-// startServer starts a redis-server of the test's own listening on the
-// unix socket sock, and returns what stops it; it skips the test when
-// redis-server is not installed.
-func startServer(t *testing.T, sock string) (stop func()) {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("SIGNALS_TEST_REDIS is not set and redis-server is not installed; Redis tests skipped")
-	}
-	cmd := exec.Command(bin, "--port", "0", "--unixsocket", sock, "--save", "", "--appendonly", "no",
-		"--dir", filepath.Dir(sock))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := goredis.NewClient(&goredis.Options{Network: "unix", Addr: sock})
-	defer c.Close()
-	for start := time.Now(); c.Ping(context.Background()).Err() != nil; {
-		if time.Since(start) > 5*time.Second {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatal("redis-server did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	var once sync.Once
-	return func() { once.Do(func() { cmd.Process.Kill(); cmd.Wait() }) }
-}
 
 // open returns a fresh PostgreSQL store with its counters in the Redis at
 // url, under a prefix of the test's own.
@@ -89,7 +39,7 @@ func open(t *testing.T, url string) *redis.Store {
 func TestStore(t *testing.T) {
 	t.Parallel()
 	pgtest.ServerURL(t)
-	url := serverURL(t)
+	url := redistest.URL(t)
 	storetest.Run(t, func(t *testing.T) store.Store { return open(t, url) })
 }
 
@@ -97,7 +47,7 @@ func TestStore(t *testing.T) {
 // their day, and none reaches the database.
 func TestCountsLiveInRedis(t *testing.T) {
 	t.Parallel()
-	url := serverURL(t)
+	url := redistest.URL(t)
 	ctx := context.Background()
 	pgURL := pgtest.FreshSchema(t)
 	pg, err := postgres.Open(ctx, pgURL)
@@ -141,7 +91,7 @@ func TestCountsLiveInRedis(t *testing.T) {
 // together.
 func TestExactAcrossProcesses(t *testing.T) {
 	t.Parallel()
-	url := serverURL(t)
+	url := redistest.URL(t)
 	ctx := context.Background()
 	pgURL := pgtest.FreshSchema(t)
 	prefix := pgtest.RandomName("signals_test:")
@@ -194,14 +144,8 @@ func TestCheckURL(t *testing.T) {
 func TestUnreachable(t *testing.T) {
 	t.Parallel()
 	pgtest.ServerURL(t)
-	dir, err := os.MkdirTemp("", "redis")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	sock := filepath.Join(dir, "redis.sock")
-	stop := startServer(t, sock)
-	st := open(t, "unix://"+sock)
+	srv := redistest.Start(t, redistest.Options{})
+	st := open(t, srv.URL())
 	ctx := context.Background()
 	a, err := st.CreateAccount(ctx, "down@example.com", time.Now())
 	if err != nil {
@@ -210,7 +154,7 @@ func TestUnreachable(t *testing.T) {
 	if _, err := st.TakeRequest(ctx, a.ID, model.InitialLimits, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	stop()
+	srv.Stop()
 	for range 3 {
 		start := time.Now()
 		_, err := st.TakeRequest(ctx, a.ID, model.InitialLimits, time.Now())
@@ -221,7 +165,7 @@ func TestUnreachable(t *testing.T) {
 	if err := st.Ping(ctx); err == nil {
 		t.Error("Ping succeeded with Redis stopped")
 	}
-	defer startServer(t, sock)()
+	srv.Restart()
 	var u model.Usage
 	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
 		if u, err = st.TakeRequest(ctx, a.ID, model.InitialLimits, time.Now()); err == nil {
@@ -231,7 +175,45 @@ func TestUnreachable(t *testing.T) {
 			t.Fatalf("Redis is back, counting still fails: %v", err)
 		}
 	}
-	if u.MinuteUsed != 1 {
-		t.Errorf("after the restart: %+v; want 1 counted (the server kept nothing, and failures counted nothing)", u)
+	if u.MinuteUsed != 2 {
+		t.Errorf("after the restart: %+v; want 2 counted (the one before, kept on a clean stop, and this one; none while it was down)", u)
+	}
+}
+
+// A cluster named by all its masters, or by one of them (the client
+// discovers the others), counts exactly, each account's keys on one
+// master and the accounts spread over all of them.
+func TestCluster(t *testing.T) {
+	t.Parallel()
+	pgtest.ServerURL(t)
+	c := redistest.StartCluster(t, 3)
+	for _, url := range []string{c.URL(), c.Masters[1].URL()} {
+		st := open(t, url)
+		ctx := context.Background()
+		now := time.Now()
+		for i := range 6 {
+			a, err := st.CreateAccount(ctx, "c"+strconv.Itoa(i)+"@example.com", now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			denied := storetest.Decisions(t, []store.Store{st}, 45, func(st store.Store) (model.Usage, error) {
+				return st.TakeRequest(ctx, a.ID, model.InitialLimits, now)
+			})
+			if denied[""] != 30 || denied[model.LimitMinute] != 15 {
+				t.Errorf("%s, account %d: %v, want 30 counted and 15 denied", url, a.ID, denied)
+			}
+			if _, ok, err := st.AcquireSearchSlot(ctx, a.ID, 1, now, time.Minute); !ok || err != nil {
+				t.Errorf("%s, account %d: search slot: %v %v", url, a.ID, ok, err)
+			}
+		}
+	}
+	used := 0
+	for _, m := range c.Masters {
+		if n, err := m.Do("DBSIZE"); err == nil && n != "0" {
+			used++
+		}
+	}
+	if used < 2 {
+		t.Errorf("the accounts' keys are on %d of 3 masters; want them spread", used)
 	}
 }
