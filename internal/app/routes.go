@@ -15,7 +15,6 @@ import (
 	"signals/internal/quota"
 	"signals/internal/reads"
 	"signals/internal/session"
-	"signals/internal/web"
 )
 
 // routes is the whole route table of the service: one line per route,
@@ -75,9 +74,8 @@ func (a *App) routes() http.Handler {
 	page.handle("GET "+digest.UnsubscribePath, http.HandlerFunc(a.account.UnsubscribeForm))
 	page.handle("POST "+digest.UnsubscribePath, form(http.HandlerFunc(a.account.Unsubscribe)))
 
-	// OAuth for MCP (DESIGN §8 and §10): the metadata documents; the
-	// authorization endpoint, a page (signed-in consent); the token,
-	// registration and revocation endpoints, which answer RFC 6749 JSON.
+	// OAuth for MCP (DESIGN §8 and §10): metadata; the authorization
+	// endpoint, a consent page; the JSON token, registration and revocation.
 	api.handle("GET "+consent.ProtectedResourcePath, http.HandlerFunc(a.oauth.ProtectedResource))
 	api.handle("GET "+oauth.AuthorizationServerPath, http.HandlerFunc(a.oauth.AuthorizationServer))
 	page.handle("GET "+oauth.AuthorizePath, withSession(a.oauth.Authorize))
@@ -86,21 +84,17 @@ func (a *App) routes() http.Handler {
 	api.handle("POST "+oauth.RegisterPath, http.HandlerFunc(a.oauth.Register))
 	api.handle("POST "+oauth.RevokePath, http.HandlerFunc(a.oauth.Revoke))
 
-	// The website: pages (HTML, or Markdown on request) name the visitor's
-	// account in their navigation; feeds, assets and the like do not.
+	// The website: pages (HTML, or Markdown on request; search by meaning
+	// for a signed-in person) name the visitor's account in their
+	// navigation; feeds, assets and the like do not.
 	for _, rt := range a.site.Pages() {
 		site.handle(rt.Pattern, withSession(rt.Handler))
 	}
 	for _, rt := range a.site.Files() {
 		file.handle(rt.Pattern, rt.Handler)
 	}
-	// Semantic search for a signed-in person: the API's search service,
-	// spending the account's daily searches but not its requests, which
-	// count the API and MCP (CONTRACT §8); a visitor is told how to sign in.
-	site.handle("GET "+web.SearchPath, withSession(a.site.SearchPage))
-	// Any other path is a 404 page (problem details to a client that
-	// prefers JSON, Markdown to one that asks for it); unknown API paths
-	// stay JSON above, and /.well-known answers for itself.
+	// Any other path is a 404 page (JSON or Markdown to a client that
+	// prefers it); /api and /.well-known answer their own 404s above.
 	site.handle("/", withSession(a.site.NotFound))
 
 	a.table = t.routes

@@ -249,8 +249,11 @@ type matchView struct {
 	Reasons   []string
 }
 
-// SearchPage serves GET /search: semantic search for a signed-in person.
-func (s *Site) SearchPage(w http.ResponseWriter, r *http.Request) {
+// searchPage serves GET /search: search by meaning for a signed-in
+// person, with the API's search service, spending the account's daily
+// searches but not its requests, which count the API and MCP (CONTRACT
+// §8); a visitor is told how to sign in.
+func (s *Site) searchPage(w http.ResponseWriter, r *http.Request) {
 	// Unknown parameters are ignored (links are shared with utm_* and
 	// fbclid), and so is a query string that does not parse as a whole.
 	f := readSearchForm(r.URL.Query())

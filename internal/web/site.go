@@ -56,7 +56,7 @@ type Config struct {
 	// mailto: link when no contact article is imported; "" is none.
 	ContactEmail string
 	// Search runs the semantic searches of /search, and Usage reads how
-	// many of them an account has left (SearchPage).
+	// many of them an account has left (the search page).
 	Search Searcher
 	Usage  UsageReader
 	// Now is the clock; nil is time.Now.
@@ -137,6 +137,7 @@ func (s *Site) Pages() []Route {
 		{"GET /about", s.docPage},
 		{"GET /contact", s.docPage},
 		{"GET " + PrivacyPath, s.docPage},
+		{"GET " + SearchPath, s.searchPage},
 	}
 	for path := range DeveloperPages {
 		routes = append(routes, Route{"GET " + path, s.docPage})
