@@ -3,15 +3,18 @@ package builtin
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Tokenisation, shared by documents and queries.
 //
 // A word is a maximal run of letters and digits (any script), in which a single
 // hyphen or apostrophe may join two letters or digits ("fine-tuning", "l'IA",
-// "company's"). Words are lower-cased and accent-folded (é -> e, œ -> oe), so
-// French written with or without accents, composed or decomposed, gives the
-// same words; combining marks are dropped. Everything else separates words.
+// "company's"). Words are lower-cased and accent-folded (é -> e, œ -> oe, see
+// appendFolded), so French written with or without accents, composed or
+// decomposed, gives the same words; combining marks are dropped. Everything
+// else separates words.
 // tools/vecpack keeps only vocabulary entries of the same shape.
 
 // words calls fn with each word of text; the slice passed to fn is reused.
@@ -121,48 +124,41 @@ func casedWords(text string, buf []byte, fn func(w []byte, c wordCase)) []byte {
 	return buf
 }
 
-// appendFolded appends r lower-cased and without its accent.
+// appendFolded appends r lower-cased and without its accents: the letters
+// of its canonical decomposition (Unicode NFD) without the combining
+// marks, so that a composed letter folds as its decomposed spelling does,
+// each folded further by undecomposed.
 func appendFolded(buf []byte, r rune) []byte {
 	r = unicode.ToLower(r)
-	switch r {
-	case 'à', 'á', 'â', 'ã', 'ä', 'å', 'ā', 'ă', 'ą':
-		r = 'a'
-	case 'ç', 'ć', 'č':
-		r = 'c'
-	case 'è', 'é', 'ê', 'ë', 'ē', 'ė', 'ę', 'ě':
-		r = 'e'
-	case 'ì', 'í', 'î', 'ï', 'ī', 'į', 'ı':
-		r = 'i'
-	case 'ñ', 'ń', 'ň':
-		r = 'n'
-	case 'ò', 'ó', 'ô', 'õ', 'ö', 'ø', 'ō', 'ő':
-		r = 'o'
-	case 'ù', 'ú', 'û', 'ü', 'ū', 'ů', 'ű':
-		r = 'u'
-	case 'ý', 'ÿ':
-		r = 'y'
-	case 'ś', 'š', 'ș', 'ş':
-		r = 's'
-	case 'ź', 'ż', 'ž':
-		r = 'z'
-	case 'ł':
-		r = 'l'
-	case 'ř':
-		r = 'r'
-	case 'ț', 'ţ', 'ť':
-		r = 't'
-	case 'ď':
-		r = 'd'
-	case 'ğ':
-		r = 'g'
-	case 'œ':
-		return append(buf, 'o', 'e')
-	case 'æ':
-		return append(buf, 'a', 'e')
-	case 'ß':
-		return append(buf, 's', 's')
+	var b [utf8.UTFMax]byte
+	enc := utf8.AppendRune(b[:0], r)
+	d := norm.NFD.Properties(enc).Decomposition()
+	if d == nil {
+		return appendUndecomposed(buf, r)
+	}
+	for len(d) > 0 {
+		c, n := utf8.DecodeRune(d)
+		d = d[n:]
+		if !unicode.Is(unicode.Mn, c) {
+			buf = appendUndecomposed(buf, c)
+		}
+	}
+	return buf
+}
+
+// appendUndecomposed appends r, or its letters in undecomposed.
+func appendUndecomposed(buf []byte, r rune) []byte {
+	if f, ok := undecomposed[r]; ok {
+		return append(buf, f...)
 	}
 	return utf8.AppendRune(buf, r)
+}
+
+// undecomposed folds the lower-case letters that Unicode does not decompose
+// into a letter and marks, each to the letters it is written with in
+// English.
+var undecomposed = map[rune]string{
+	'ł': "l", 'ø': "o", 'ı': "i", 'œ': "oe", 'æ': "ae", 'ß': "ss",
 }
 
 // foldWord folds a vocabulary word the way words does.
