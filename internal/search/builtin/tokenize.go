@@ -31,97 +31,112 @@ type wordCase struct {
 
 // casedWords is words that also tells how each word was written.
 func casedWords(text string, buf []byte, fn func(w []byte, c wordCase)) []byte {
-	buf = buf[:0]
-	pendingJoin := byte(0)      // '-' or '\'' seen after a word character
-	var first, upper, lower int // first: 1 lower, 2 upper (first letter)
-	letter := func(up bool) {
-		if first == 0 {
-			first = 1
-			if up {
-				first = 2
-			}
-		}
-		if up {
-			upper++
-		} else {
-			lower++
-		}
-	}
-	flush := func() {
-		if len(buf) > 0 {
-			fn(buf, wordCase{Capital: first == 2, Upper: lower == 0 && upper >= 2})
-		}
-		buf = buf[:0]
-		pendingJoin = 0
-		first, upper, lower = 0, 0, 0
-	}
+	s := wordScanner{buf: buf[:0], fn: fn}
 	for i := 0; i < len(text); {
 		c := text[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch {
-			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
-				if c >= 'a' {
-					letter(false)
-				}
-				if pendingJoin != 0 {
-					buf = append(buf, pendingJoin)
-					pendingJoin = 0
-				}
-				buf = append(buf, c)
-				continue
-			case 'A' <= c && c <= 'Z':
-				letter(true)
-				if pendingJoin != 0 {
-					buf = append(buf, pendingJoin)
-					pendingJoin = 0
-				}
-				buf = append(buf, c+'a'-'A')
-				continue
-			case c == '-' || c == '\'':
-				if len(buf) > 0 && pendingJoin == 0 {
-					pendingJoin = c
-				} else {
-					flush()
-				}
-				continue
-			default:
-				flush()
-				continue
-			}
-		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		i += n
 		switch {
-		case r == '\u2019' || r == '\u02bc' || r == '\u2018':
-			if len(buf) > 0 && pendingJoin == 0 {
-				pendingJoin = '\''
-			} else {
-				flush()
-			}
-		case r == '\u2010' || r == '\u2011':
-			if len(buf) > 0 && pendingJoin == 0 {
-				pendingJoin = '-'
-			} else {
-				flush()
-			}
-		case unicode.Is(unicode.Mn, r):
-			// dropped: accents are folded
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if unicode.IsLetter(r) {
-				letter(unicode.IsUpper(r))
-			}
-			if pendingJoin != 0 {
-				buf = append(buf, pendingJoin)
-				pendingJoin = 0
-			}
-			buf = appendFolded(buf, r)
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(text[i:])
+			i += n
+			s.scanRune(r)
+			continue
+		case 'a' <= c && c <= 'z':
+			s.letter(false)
+			s.add(c)
+		case 'A' <= c && c <= 'Z':
+			s.letter(true)
+			s.add(c + 'a' - 'A')
+		case '0' <= c && c <= '9':
+			s.add(c)
+		case c == '-' || c == '\'':
+			s.joiner(c)
 		default:
-			flush()
+			s.flush()
+		}
+		i++
+	}
+	s.flush()
+	return s.buf
+}
+
+// wordScanner gathers the folded characters of one word at a time, and
+// passes each word to fn with how it was written.
+type wordScanner struct {
+	buf  []byte
+	fn   func(w []byte, c wordCase)
+	join byte // '-' or '\'' seen after a word character, 0 if none
+	// first is 0 before the word's first letter, 1 if it is lower case, 2
+	// if upper case; upper and lower count the word's letters of each case.
+	first, upper, lower int
+}
+
+// scanRune scans a character that is not ASCII.
+func (s *wordScanner) scanRune(r rune) {
+	switch {
+	case r == '\u2019' || r == '\u02bc' || r == '\u2018':
+		s.joiner('\'')
+	case r == '\u2010' || r == '\u2011':
+		s.joiner('-')
+	case unicode.Is(unicode.Mn, r):
+		// dropped: accents are folded
+	case unicode.IsLetter(r) || unicode.IsDigit(r):
+		if unicode.IsLetter(r) {
+			s.letter(unicode.IsUpper(r))
+		}
+		s.joinPending()
+		s.buf = appendFolded(s.buf, r)
+	default:
+		s.flush()
+	}
+}
+
+// letter counts a letter of the word, upper case if up.
+func (s *wordScanner) letter(up bool) {
+	if s.first == 0 {
+		s.first = 1
+		if up {
+			s.first = 2
 		}
 	}
-	flush()
-	return buf
+	if up {
+		s.upper++
+	} else {
+		s.lower++
+	}
+}
+
+// add appends an ASCII character of the word.
+func (s *wordScanner) add(c byte) {
+	s.joinPending()
+	s.buf = append(s.buf, c)
+}
+
+// joinPending appends the hyphen or apostrophe seen before a word character.
+func (s *wordScanner) joinPending() {
+	if s.join != 0 {
+		s.buf = append(s.buf, s.join)
+		s.join = 0
+	}
+}
+
+// joiner scans a hyphen or an apostrophe (c): it joins two word characters
+// when it is the only one between them, and ends the word otherwise.
+func (s *wordScanner) joiner(c byte) {
+	if len(s.buf) > 0 && s.join == 0 {
+		s.join = c
+	} else {
+		s.flush()
+	}
+}
+
+// flush passes the word gathered so far to fn, if any, and starts the next.
+func (s *wordScanner) flush() {
+	if len(s.buf) > 0 {
+		s.fn(s.buf, wordCase{Capital: s.first == 2, Upper: s.lower == 0 && s.upper >= 2})
+	}
+	s.buf = s.buf[:0]
+	s.join = 0
+	s.first, s.upper, s.lower = 0, 0, 0
 }
 
 // appendFolded appends r lower-cased and without its accents: the letters
