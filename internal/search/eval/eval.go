@@ -289,71 +289,98 @@ func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) 
 		known[id] = true
 	}
 	rep := Report{Model: modelName, Docs: len(ids), Queries: len(set.Queries)}
-	var ndcgSum, rankedSum float64
 	unknown := map[string]bool{}
 	for qi, q := range set.Queries {
 		r, err := rank(qi)
 		if err != nil {
 			return Report{}, fmt.Errorf("query %q: %w", q.Query, err)
 		}
-		grades := map[string]int{}
-		for _, id := range slices.Concat(q.Relevant, q.Acceptable) {
-			if !known[id] {
-				unknown[id] = true
-			} else if _, ok := grades[id]; !ok {
-				grades[id] = q.grade(id)
-			}
-		}
-		res := QueryResult{Query: q.Query, Kind: q.Kind, Scores: map[string]float64{}}
-		relevant := 0
-		for _, g := range grades {
-			if g == 2 {
-				relevant++
-			}
-		}
-		for k, id := range r.ids {
-			returned := k < r.returned
-			switch g := grades[id]; {
-			case g == 2 && returned:
-				res.Hits = append(res.Hits, id)
-			case g == 2:
-				res.Missed = append(res.Missed, id)
-			case g == 1 && returned:
-				res.Partial = append(res.Partial, id)
-			case g == 0 && returned:
-				res.False = append(res.False, id)
-			default:
-				continue
-			}
-			res.Scores[id] = r.scores[k]
-		}
-		// Grade-2 signals the ranking left out are missed too.
-		for id, g := range grades {
-			if g == 2 && !slices.Contains(res.Hits, id) && !slices.Contains(res.Missed, id) {
-				res.Missed = append(res.Missed, id)
-			}
-		}
-		rep.Labelled += relevant
-		rep.Hits += len(res.Hits)
-		rep.Partial += len(res.Partial)
-		rep.Matches += r.returned
-		switch {
-		case relevant > 0:
-			rep.OnTopic++
-			if r.returned == 0 {
-				rep.NoMatch++
-			}
-			rep.CutHits += bestCut(r.ids, grades)
-			res.NDCG10 = ndcg10(r.ids[:r.returned], grades)
-			res.RankedNDCG10 = ndcg10(r.ids, grades)
-			ndcgSum += res.NDCG10
-			rankedSum += res.RankedNDCG10
-		case len(grades) == 0:
-			rep.OffTopic++
-			rep.OffTopicMatches += r.returned
-		}
-		rep.Results = append(rep.Results, res)
+		grades := q.grades(known, unknown)
+		rep.add(q.result(r, grades), r, grades)
 	}
+	rep.finish(unknown)
+	return rep, nil
+}
+
+// grades returns the grade of each signal q labels that is among the known
+// ones, and adds the others to unknown.
+func (q Query) grades(known, unknown map[string]bool) map[string]int {
+	grades := map[string]int{}
+	for _, id := range slices.Concat(q.Relevant, q.Acceptable) {
+		if !known[id] {
+			unknown[id] = true
+		} else if _, ok := grades[id]; !ok {
+			grades[id] = q.grade(id)
+		}
+	}
+	return grades
+}
+
+// result sorts the signals of ranking r by their grades: returned grade-2
+// signals are hits, the others missed; returned grade-1 signals are
+// partial, returned ungraded ones false.
+func (q Query) result(r ranking, grades map[string]int) QueryResult {
+	res := QueryResult{Query: q.Query, Kind: q.Kind, Scores: map[string]float64{}}
+	for k, id := range r.ids {
+		returned := k < r.returned
+		switch g := grades[id]; {
+		case g == 2 && returned:
+			res.Hits = append(res.Hits, id)
+		case g == 2:
+			res.Missed = append(res.Missed, id)
+		case g == 1 && returned:
+			res.Partial = append(res.Partial, id)
+		case g == 0 && returned:
+			res.False = append(res.False, id)
+		default:
+			continue
+		}
+		res.Scores[id] = r.scores[k]
+	}
+	// Grade-2 signals the ranking left out are missed too.
+	for id, g := range grades {
+		if g == 2 && !slices.Contains(res.Hits, id) && !slices.Contains(res.Missed, id) {
+			res.Missed = append(res.Missed, id)
+		}
+	}
+	return res
+}
+
+// add counts res, the result of one query ranked as r whose signals are
+// graded grades, into rep, with its nDCG@10 for an on-topic query. rep's
+// NDCG10 and RankedNDCG10 are sums until finish.
+func (rep *Report) add(res QueryResult, r ranking, grades map[string]int) {
+	relevant := 0
+	for _, g := range grades {
+		if g == 2 {
+			relevant++
+		}
+	}
+	rep.Labelled += relevant
+	rep.Hits += len(res.Hits)
+	rep.Partial += len(res.Partial)
+	rep.Matches += r.returned
+	switch {
+	case relevant > 0:
+		rep.OnTopic++
+		if r.returned == 0 {
+			rep.NoMatch++
+		}
+		rep.CutHits += bestCut(r.ids, grades)
+		res.NDCG10 = ndcg10(r.ids[:r.returned], grades)
+		res.RankedNDCG10 = ndcg10(r.ids, grades)
+		rep.NDCG10 += res.NDCG10
+		rep.RankedNDCG10 += res.RankedNDCG10
+	case len(grades) == 0:
+		rep.OffTopic++
+		rep.OffTopicMatches += r.returned
+	}
+	rep.Results = append(rep.Results, res)
+}
+
+// finish turns the counts of rep into shares and means, and lists the
+// unknown signals the set labels.
+func (rep *Report) finish(unknown map[string]bool) {
 	if rep.Labelled > 0 {
 		rep.Recall = float64(rep.Hits) / float64(rep.Labelled)
 		rep.CutRecall = float64(rep.CutHits) / float64(rep.Labelled)
@@ -363,14 +390,13 @@ func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) 
 		rep.Precision = float64(rep.Hits+rep.Partial) / float64(rep.Matches)
 	}
 	if rep.OnTopic > 0 {
-		rep.NDCG10 = ndcgSum / float64(rep.OnTopic)
-		rep.RankedNDCG10 = rankedSum / float64(rep.OnTopic)
+		rep.NDCG10 /= float64(rep.OnTopic)
+		rep.RankedNDCG10 /= float64(rep.OnTopic)
 	}
 	for id := range unknown {
 		rep.Unknown = append(rep.Unknown, id)
 	}
 	slices.Sort(rep.Unknown)
-	return rep, nil
 }
 
 // cutPrecision is the precision at which CutRecall places its cuts: the
