@@ -24,11 +24,14 @@ import (
 )
 
 // SQLite's page cache is per connection: 32 MB for the one writer, 8 MB for
-// each of the readers (the operating system caches the file for all).
+// each of the readers (the operating system caches the file for all), and
+// a few pages for each connection that reads the generations alone.
 const (
-	writerCacheSize = "-32000"
-	readerCacheSize = "-8000"
-	readers         = 8
+	writerCacheSize     = "-32000"
+	readerCacheSize     = "-8000"
+	readers             = 8
+	generationCacheSize = "-100"
+	generationConns     = 2
 )
 
 //go:embed migrations/*.sql
@@ -71,6 +74,7 @@ type DB struct {
 
 	write    *sql.DB
 	read     *readPool
+	gens     *generationReaders
 	counters counters
 	leases   leases
 
@@ -112,6 +116,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	read.SetMaxOpenConns(readers)
 	read.SetMaxIdleConns(readers)
 	db.read = &readPool{DB: read, stmts: map[string]*sql.Stmt{}}
+	if db.gens, err = openGenerationReaders(ctx, dsn(generationCacheSize)+"&mode=ro", generationConns); err != nil {
+		return nil, sqlstore.Wrap("open "+path, errors.Join(err, db.read.Close(), write.Close()))
+	}
 	db.Queries = sqlstore.New(db.read, write, dialect)
 	return db, nil
 }
@@ -120,7 +127,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // pools; closing again does nothing.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
-		db.closeErr = errors.Join(db.closeCounters(), db.read.Close(), db.write.Close())
+		db.closeErr = errors.Join(db.closeCounters(), db.gens.Close(), db.read.Close(), db.write.Close())
 		if db.serveLock != nil {
 			db.serveLock.Close() // releases the lock
 		}
