@@ -15,6 +15,10 @@ import (
 	"signals/internal/store"
 )
 
+// testDigestClaims: a daily digest is due once its period begins after the
+// interests were chosen; one replica claims it, under a lease that another
+// may take over once it passes; finishing it moves the interests on, never
+// back; and unsubscribe tokens find their account.
 func testDigestClaims(t *testing.T, st store.Store) {
 	ctx := context.Background()
 	a := newAccount(t, st, "d@example.com")
@@ -27,30 +31,48 @@ func testDigestClaims(t *testing.T, st store.Store) {
 	}
 	put(a.ID, model.Daily)
 	put(weekly.ID, model.Weekly)
-	due := func(period string, start time.Time) []string {
-		t.Helper()
-		targets, err := st.DigestsDue(ctx, model.Daily, period, start, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var emails []string
-		for _, tg := range targets {
-			emails = append(emails, tg.Account.Email)
-			if tg.Interests.Frequency != model.Daily || !slices.Equal(tg.Interests.Tags, []string{"funding"}) {
-				t.Errorf("target interests %+v", tg.Interests)
-			}
-		}
-		return emails
-	}
 	start := base.Add(time.Hour) // the period begins after the interests were chosen
-	if got := due("daily:2026-10-01", start); !slices.Equal(got, []string{"d@example.com"}) {
+	checkDailyDigestsDue(t, st, start)
+	winner := checkOneOfTenClaimsWins(t, st, a.ID)
+	checkLostLeaseCannotFinish(t, st, a.ID, winner)
+	checkFinishedDigestIsDone(t, st, a.ID, start)
+	checkEarlierPeriodNeverMovesBack(t, st, a.ID, start)
+	checkUnsubscribeTokens(t, st, a.ID)
+}
+
+// dailyDigestsDue returns the emails of the accounts whose daily digest of
+// period is due, checking that each comes with its interests.
+func dailyDigestsDue(t *testing.T, st store.Store, period string, start time.Time) []string {
+	t.Helper()
+	targets, err := st.DigestsDue(context.Background(), model.Daily, period, start, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var emails []string
+	for _, tg := range targets {
+		emails = append(emails, tg.Account.Email)
+		if tg.Interests.Frequency != model.Daily || !slices.Equal(tg.Interests.Tags, []string{"funding"}) {
+			t.Errorf("target interests %+v", tg.Interests)
+		}
+	}
+	return emails
+}
+
+// Only the daily account is due, and only for a period that began after
+// its interests were chosen.
+func checkDailyDigestsDue(t *testing.T, st store.Store, start time.Time) {
+	if got := dailyDigestsDue(t, st, "daily:2026-10-01", start); !slices.Equal(got, []string{"d@example.com"}) {
 		t.Fatalf("due = %v", got)
 	}
-	if got := due("daily:2026-09-30", base.Add(-time.Hour)); len(got) != 0 {
+	if got := dailyDigestsDue(t, st, "daily:2026-09-30", base.Add(-time.Hour)); len(got) != 0 {
 		t.Errorf("due for a period that began before the interests were chosen: %v", got)
 	}
+}
 
-	// Of ten replicas claiming at once, one gets the digest.
+// Of ten replicas claiming at once, one gets the digest; its claim is
+// returned.
+func checkOneOfTenClaimsWins(t *testing.T, st store.Store, account int64) []byte {
+	ctx := context.Background()
 	now := base
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -58,7 +80,7 @@ func testDigestClaims(t *testing.T, st store.Store) {
 	for i := range 10 {
 		wg.Go(func() {
 			claim := []byte(fmt.Sprint("claim", i))
-			ok, err := st.ClaimDigest(ctx, a.ID, "daily:2026-10-01", claim, now, 10*time.Minute)
+			ok, err := st.ClaimDigest(ctx, account, "daily:2026-10-01", claim, now, 10*time.Minute)
 			if err != nil {
 				t.Error(err)
 			}
@@ -73,51 +95,73 @@ func testDigestClaims(t *testing.T, st store.Store) {
 	if len(winners) != 1 {
 		t.Fatalf("%d claims won, want 1", len(winners))
 	}
-	// Its lease passes: another may take over, and the first holder's
-	// claim is lost.
-	if ok, _ := st.ClaimDigest(ctx, a.ID, "daily:2026-10-01", []byte("late"), now.Add(9*time.Minute), time.Minute); ok {
+	return winners[0]
+}
+
+// The winner's lease passes: another may take over, and the first holder's
+// claim is lost and cannot finish.
+func checkLostLeaseCannotFinish(t *testing.T, st store.Store, account int64, winner []byte) {
+	ctx := context.Background()
+	now := base
+	if ok, _ := st.ClaimDigest(ctx, account, "daily:2026-10-01", []byte("late"), now.Add(9*time.Minute), time.Minute); ok {
 		t.Error("claimed under an unexpired lease")
 	}
-	if ok, err := st.ClaimDigest(ctx, a.ID, "daily:2026-10-01", []byte("takeover"), now.Add(10*time.Minute), time.Minute); err != nil || !ok {
+	if ok, err := st.ClaimDigest(ctx, account, "daily:2026-10-01", []byte("takeover"), now.Add(10*time.Minute), time.Minute); err != nil || !ok {
 		t.Fatalf("claim after the lease passed: %v, %v", ok, err)
 	}
-	if err := st.FinishDigest(ctx, a.ID, "daily:2026-10-01", winners[0], now, now); !errors.Is(err, store.ErrNotFound) {
+	if err := st.FinishDigest(ctx, account, "daily:2026-10-01", winner, now, now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("finishing a lost claim: %v, want ErrNotFound", err)
 	}
+}
+
+// The takeover finishes: the digest is no longer due nor claimable, and
+// the interests start from when it was sent.
+func checkFinishedDigestIsDone(t *testing.T, st store.Store, account int64, start time.Time) {
+	ctx := context.Background()
+	now := base
 	until := now.Add(10 * time.Minute)
-	if err := st.FinishDigest(ctx, a.ID, "daily:2026-10-01", []byte("takeover"), until, until); err != nil {
+	if err := st.FinishDigest(ctx, account, "daily:2026-10-01", []byte("takeover"), until, until); err != nil {
 		t.Fatal(err)
 	}
-	if got := due("daily:2026-10-01", start); len(got) != 0 {
+	if got := dailyDigestsDue(t, st, "daily:2026-10-01", start); len(got) != 0 {
 		t.Errorf("due after it was sent: %v", got)
 	}
-	if ok, _ := st.ClaimDigest(ctx, a.ID, "daily:2026-10-01", []byte("again"), now.Add(time.Hour), time.Minute); ok {
+	if ok, _ := st.ClaimDigest(ctx, account, "daily:2026-10-01", []byte("again"), now.Add(time.Hour), time.Minute); ok {
 		t.Error("claimed a finished digest")
 	}
-	if in, _ := st.Interests(ctx, a.ID); !in.Since.Equal(until) {
+	if in, _ := st.Interests(ctx, account); !in.Since.Equal(until) {
 		t.Errorf("since = %v, want %v", in.Since, until)
 	}
-	// A digest finished late, of an earlier period, never moves the
-	// interests back.
-	if ok, err := st.ClaimDigest(ctx, a.ID, "daily:2026-09-30", []byte("old"), now, time.Minute); err != nil || !ok {
+}
+
+// A digest finished late, of an earlier period, never moves the interests
+// back, and the next period is due.
+func checkEarlierPeriodNeverMovesBack(t *testing.T, st store.Store, account int64, start time.Time) {
+	ctx := context.Background()
+	now := base
+	until := now.Add(10 * time.Minute) // when the later period's digest was sent
+	if ok, err := st.ClaimDigest(ctx, account, "daily:2026-09-30", []byte("old"), now, time.Minute); err != nil || !ok {
 		t.Fatalf("claim of an earlier period: %v, %v", ok, err)
 	}
-	if err := st.FinishDigest(ctx, a.ID, "daily:2026-09-30", []byte("old"), now, until); err != nil {
+	if err := st.FinishDigest(ctx, account, "daily:2026-09-30", []byte("old"), now, until); err != nil {
 		t.Fatal(err)
 	}
-	if in, _ := st.Interests(ctx, a.ID); !in.Since.Equal(until) {
+	if in, _ := st.Interests(ctx, account); !in.Since.Equal(until) {
 		t.Errorf("since after an earlier period = %v, want %v", in.Since, until)
 	}
-	if got := due("daily:2026-10-02", start.Add(24*time.Hour)); !slices.Equal(got, []string{"d@example.com"}) {
+	if got := dailyDigestsDue(t, st, "daily:2026-10-02", start.Add(24*time.Hour)); !slices.Equal(got, []string{"d@example.com"}) {
 		t.Errorf("next period due = %v", got)
 	}
+}
 
-	// Unsubscribe tokens find their account.
-	if err := st.PutUnsubscribe(ctx, hashOf("u"), a.ID, now); err != nil {
+// Unsubscribe tokens find their account; an unknown one finds none.
+func checkUnsubscribeTokens(t *testing.T, st store.Store, account int64) {
+	ctx := context.Background()
+	if err := st.PutUnsubscribe(ctx, hashOf("u"), account, base); err != nil {
 		t.Fatal(err)
 	}
 	id, stored, err := st.AccountByUnsubscribe(ctx, hashOf("u"))
-	if err != nil || id != a.ID || !bytes.Equal(stored, hashOf("u")) {
+	if err != nil || id != account || !bytes.Equal(stored, hashOf("u")) {
 		t.Errorf("unsubscribe token: %d %x %v", id, stored, err)
 	}
 	if _, _, err := st.AccountByUnsubscribe(ctx, hashOf("x")); !errors.Is(err, store.ErrNotFound) {
