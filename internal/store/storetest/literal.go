@@ -12,6 +12,10 @@ import (
 	"signals/internal/store"
 )
 
+// testSubstring: q is found as a literal substring of the text, the author
+// and the headline, folded, whatever its length and characters; the same
+// answers come before the substring index has seen the signals, after,
+// and after a text changes.
 func testSubstring(t *testing.T, st store.Store) {
 	Put(t, st,
 		Sig("pct", 1, func(s *model.Signal) { s.Text = "Growth of 100% in a year" }),
@@ -28,10 +32,45 @@ func testSubstring(t *testing.T, st store.Store) {
 		Sig("short author", 12, func(s *model.Signal) { s.AuthorName = "Øy"; s.AuthorHeadline = "" }),
 		Sig("windows", 13, func(s *model.Signal) { s.Text = "opqrstu then abcdefg and hijklmn" }),
 	)
-	tests := []struct {
-		q    string
-		want []string
-	}{
+	tests := substringCases()
+	t.Run("before indexing", func(t *testing.T) { checkSubstrings(t, st, tests) })
+	indexer, indexes := st.(SubstringIndexer)
+	if !indexes {
+		return
+	}
+	index := func(t *testing.T) {
+		t.Helper()
+		if _, err := indexer.IndexSubstrings(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index(t)
+	t.Run("indexed", func(t *testing.T) { checkSubstrings(t, st, tests) })
+	Put(t, st, Sig("changes", 9, func(s *model.Signal) { s.Text = "a new sentence" }))
+	changed := slices.Clone(tests)
+	for i := range changed {
+		switch changed[i].q {
+		case "old sentence":
+			changed[i].want = []string{}
+		case "new sentence":
+			changed[i].want = []string{"changes"}
+		}
+	}
+	t.Run("changed, not indexed", func(t *testing.T) { checkSubstrings(t, st, changed) })
+	index(t)
+	t.Run("changed, indexed", func(t *testing.T) { checkSubstrings(t, st, changed) })
+}
+
+// substringCase is a q and the signals listed for it, in order.
+type substringCase struct {
+	q    string
+	want []string
+}
+
+// substringCases are the qs of testSubstring, before "changes" changes its
+// text.
+func substringCases() []substringCase {
+	return []substringCase{
 		{"100%", []string{"pct"}},
 		{"%", []string{"pct"}},
 		{"_", []string{"underscore"}},
@@ -93,48 +132,19 @@ func testSubstring(t *testing.T, st store.Store) {
 		{"funding.\uE000", []string{}},
 		{"\uE000", []string{}},
 	}
-	check := func(t *testing.T, tests []struct {
-		q    string
-		want []string
-	}) {
-		t.Helper()
-		for _, tt := range tests {
-			t.Run(tt.q, func(t *testing.T) {
-				got, _ := list(t, st, model.ListQuery{Q: tt.q})
-				if !slices.Equal(got, tt.want) {
-					t.Errorf("q=%q: got %v, want %v", tt.q, got, tt.want)
-				}
-			})
-		}
+}
+
+// checkSubstrings lists each case's q as a subtest and compares the ids.
+func checkSubstrings(t *testing.T, st store.Store, tests []substringCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			got, _ := list(t, st, model.ListQuery{Q: tt.q})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("q=%q: got %v, want %v", tt.q, got, tt.want)
+			}
+		})
 	}
-	// The same answers before the substring index has seen the signals, after,
-	// and after a text changes.
-	t.Run("before indexing", func(t *testing.T) { check(t, tests) })
-	indexer, indexes := st.(SubstringIndexer)
-	if !indexes {
-		return
-	}
-	index := func(t *testing.T) {
-		t.Helper()
-		if _, err := indexer.IndexSubstrings(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	index(t)
-	t.Run("indexed", func(t *testing.T) { check(t, tests) })
-	Put(t, st, Sig("changes", 9, func(s *model.Signal) { s.Text = "a new sentence" }))
-	changed := slices.Clone(tests)
-	for i := range changed {
-		switch changed[i].q {
-		case "old sentence":
-			changed[i].want = []string{}
-		case "new sentence":
-			changed[i].want = []string{"changes"}
-		}
-	}
-	t.Run("changed, not indexed", func(t *testing.T) { check(t, changed) })
-	index(t)
-	t.Run("changed, indexed", func(t *testing.T) { check(t, changed) })
 }
 
 // SubstringIndexer is a store whose substring index is filled after imports.
