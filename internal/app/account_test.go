@@ -38,8 +38,8 @@ import (
 // mail written to a fresh outbox.
 func testConfig(t testing.TB) Config {
 	t.Helper()
-	return Config{BaseURL: "https://signals.example", Database: testDatabase(t),
-		Mail: MailConfig{Outbox: filepath.Join(t.TempDir(), "outbox"), DigestHour: 7}}
+	return withTestRedis(t, Config{BaseURL: "https://signals.example", Database: testDatabase(t),
+		Mail: MailConfig{Outbox: filepath.Join(t.TempDir(), "outbox"), DigestHour: 7}})
 }
 
 // withSMTP sends the app's mail to srv instead of the outbox.

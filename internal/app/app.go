@@ -266,8 +266,9 @@ func isPostgres(database string) bool {
 	return strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://")
 }
 
-// Store returns the app's store.
-func (a *App) Store() store.Store { return a.store }
+// Store returns the app's store, with its quota counters where they live
+// (in Redis when SIGNALS_REDIS_URL is set).
+func (a *App) Store() store.Store { return a.counters }
 
 // Handler returns the service's HTTP handler.
 func (a *App) Handler() http.Handler { return a.handler }

@@ -31,10 +31,11 @@ type testApp struct {
 
 // testDatabase is a fresh database for one test: an SQLite file, or with
 // SIGNALS_TEST_BACKEND=postgres a fresh PostgreSQL schema, so that every
-// HTTP test runs against both backends.
+// HTTP test runs against both backends (postgres+redis: with the counters
+// in Redis, see withTestRedis).
 func testDatabase(t testing.TB) string {
 	t.Helper()
-	if os.Getenv("SIGNALS_TEST_BACKEND") == "postgres" {
+	if b := os.Getenv("SIGNALS_TEST_BACKEND"); b == "postgres" || b == "postgres+redis" {
 		return pgtest.FreshSchema(t)
 	}
 	return filepath.Join(t.TempDir(), "signals.db")

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strconv"
 	"strings"
@@ -71,6 +72,17 @@ func wrap(op string, err error) error {
 	}
 	return fmt.Errorf("store: %s: %w", op, &Error{Err: err})
 }
+
+// debugLog passes the client's own messages (failed dials, mostly) to the
+// default logger at debug level: a failure that costs a request is
+// reported with it, as the error that the request was answered with.
+type debugLog struct{}
+
+func (debugLog) Printf(ctx context.Context, format string, v ...any) {
+	slog.Default().DebugContext(ctx, "redis client", "message", fmt.Sprintf(format, v...))
+}
+
+func init() { goredis.SetLogger(debugLog{}) }
 
 // settings is a parsed SIGNALS_REDIS_URL: one server, or a cluster's
 // seed addresses.

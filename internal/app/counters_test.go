@@ -1,0 +1,217 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"signals/internal/auth"
+	"signals/internal/model"
+	"signals/internal/store/postgres/pgtest"
+	"signals/internal/store/redis/redistest"
+	"signals/internal/store/storetest"
+)
+
+// withTestRedis puts cfg's counters in a Redis database of the test's own
+// when SIGNALS_TEST_BACKEND is postgres+redis, so that every HTTP test can
+// run on PostgreSQL with Redis too.
+func withTestRedis(t testing.TB, cfg Config) Config {
+	if os.Getenv("SIGNALS_TEST_BACKEND") == "postgres+redis" {
+		cfg.RedisURL = redistest.URL(t)
+	}
+	return cfg
+}
+
+// redisConfig is a test configuration on a fresh PostgreSQL schema with
+// its counters in the Redis at redisURL.
+func redisConfig(t *testing.T, redisURL string) Config {
+	t.Helper()
+	cfg := testConfig(t)
+	cfg.Database = pgtest.FreshSchema(t)
+	cfg.RedisURL = redisURL
+	return cfg
+}
+
+// replicas starts n apps on cfg, as n processes sharing the database and
+// Redis, with one account and its key.
+func replicas(t *testing.T, cfg Config, n int, opts ...Option) (servers []*httptest.Server, apps []*App, key string) {
+	t.Helper()
+	ctx := context.Background()
+	for range n {
+		a, err := New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		srv := httptest.NewServer(a.Handler())
+		t.Cleanup(srv.Close)
+		servers, apps = append(servers, srv), append(apps, a)
+	}
+	acct, err := apps[0].Store().CreateAccount(ctx, "replicas@example.com", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _, err = auth.Issue(ctx, apps[0].Store(), acct.ID, "test", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servers, apps, key
+}
+
+func getWith(t *testing.T, srv *httptest.Server, path, key string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
+}
+
+// Three replicas sharing one Redis keep an account's minute limit exactly.
+func TestRedisReplicasShareTheLimits(t *testing.T) {
+	t.Parallel()
+	pgtest.ServerURL(t)
+	clk := &clock{t: noon}
+	servers, apps, key := replicas(t, redisConfig(t, redistest.URL(t)), 3, WithClock(clk.Now))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for i := range 45 {
+		wg.Go(func() {
+			resp, _ := getWith(t, servers[i%3], "/api/v1/signals", key)
+			mu.Lock()
+			statuses[resp.StatusCode]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if statuses[200] != 30 || statuses[429] != 15 {
+		t.Fatalf("45 simultaneous requests over 3 replicas: %v, want 30 × 200 and 15 × 429", statuses)
+	}
+	for i, a := range apps {
+		if u, err := a.Store().Usage(context.Background(), 1, clk.Now()); err != nil || u.MinuteUsed != 30 || u.DayUsed != 30 {
+			t.Errorf("replica %d reads %+v, %v; want 30 used", i, u, err)
+		}
+	}
+}
+
+// While Redis cannot be reached, requests are refused 503
+// service_unavailable within a second, and none is served uncounted; once
+// it is back, the same process serves again.
+func TestRedisUnreachableIs503(t *testing.T) {
+	t.Parallel()
+	pgtest.ServerURL(t)
+	srv := redistest.Start(t, redistest.Options{})
+	servers, apps, key := replicas(t, redisConfig(t, srv.URL()), 1)
+	if resp, body := getWith(t, servers[0], "/api/v1/signals", key); resp.StatusCode != 200 {
+		t.Fatalf("with Redis up: %d %s", resp.StatusCode, body)
+	}
+	srv.Stop()
+	for range 5 {
+		start := time.Now()
+		resp, body := getWith(t, servers[0], "/api/v1/signals", key)
+		took := time.Since(start)
+		var p struct{ Code string }
+		json.Unmarshal(body, &p)
+		if resp.StatusCode != 503 || p.Code != "service_unavailable" || took > time.Second {
+			t.Fatalf("with Redis down: %d %s after %v; want 503 service_unavailable within 1s", resp.StatusCode, body, took)
+		}
+	}
+	if resp, _ := getWith(t, servers[0], "/readyz", ""); resp.StatusCode != 503 {
+		t.Errorf("/readyz with Redis down: %d, want 503", resp.StatusCode)
+	}
+	srv.Restart()
+	served := 1
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		resp, body := getWith(t, servers[0], "/api/v1/signals", key)
+		if resp.StatusCode == 200 {
+			served++
+			break
+		}
+		if resp.StatusCode != 503 || time.Since(start) > 5*time.Second {
+			t.Fatalf("Redis is back: %d %s", resp.StatusCode, body)
+		}
+	}
+	if u, err := apps[0].Store().Usage(context.Background(), 1, time.Now()); err != nil || u.DayUsed != served {
+		t.Errorf("usage = %+v, %v; want the %d requests served counted, and no other", u, err, served)
+	}
+}
+
+// A listed request on PostgreSQL with Redis commits nothing in the
+// database once the caches are warm: the counts are Redis's, the keys'
+// last uses and the usage history are written in batches.
+func TestListedRequestMakesNoCommit(t *testing.T) {
+	t.Parallel()
+	base := pgtest.ServerURL(t)
+	// A database of the test's own: the statistics count per database.
+	name := pgtest.RandomName("signals_test_")
+	pgtest.Exec(t, base, `CREATE DATABASE `+name)
+	t.Cleanup(func() { pgtest.Exec(t, base, `DROP DATABASE `+name+` WITH (FORCE)`) })
+	u, err := url.Parse(base)
+	if err != nil || !strings.Contains(base, "://") {
+		t.Skip("needs a URL connection string")
+	}
+	u.Path = "/" + name
+	cfg := testConfig(t)
+	cfg.Database, cfg.RedisURL = u.String(), redistest.URL(t)
+	servers, apps, key := replicas(t, cfg, 1)
+	storetest.Put(t, apps[0].Store(), storetest.Sig("a", 1), storetest.Sig("b", 2))
+	if err := apps[0].Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 10000, MinuteRequests: 10000,
+		DailySearches: 10, ConcurrentSearches: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 { // warm the caches
+		getWith(t, servers[0], "/api/v1/signals", key)
+	}
+	// A backend reports its counts when idle, within 10 s; the listener
+	// for generations reads them every second, requests or not: the
+	// commits of an idle window as long are subtracted.
+	commits := func() (int64, time.Time) {
+		time.Sleep(11 * time.Second)
+		conn, err := pgx.Connect(context.Background(), u.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		var n int64
+		if err := conn.QueryRow(context.Background(),
+			`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n, time.Now()
+	}
+	before, start := commits()
+	const n = 500
+	for range n {
+		if resp, body := getWith(t, servers[0], "/api/v1/signals", key); resp.StatusCode != 200 {
+			t.Fatalf("%d %s", resp.StatusCode, body)
+		}
+	}
+	after, end := commits()
+	idle, idleEnd := commits()
+	background := float64(idle-after) / idleEnd.Sub(end).Seconds() * end.Sub(start).Seconds()
+	perRequest := (float64(after-before) - background) / n
+	t.Logf("%d commits in %s with %d listed requests, %d in %s idle: %.3f per request",
+		after-before, end.Sub(start).Round(time.Millisecond), n, idle-after, idleEnd.Sub(end).Round(time.Millisecond), perRequest)
+	if perRequest >= 0.05 {
+		t.Errorf("%.3f commits per listed request; want under 0.05", perRequest)
+	}
+	if u, err := apps[0].Store().Usage(context.Background(), 1, time.Now()); err != nil || u.DayUsed != n+5 {
+		t.Errorf("usage = %+v, %v; want every request counted", u, err)
+	}
+}
