@@ -4,7 +4,7 @@
 # 16 keep-alive clients, alternating one-second slices between the two, once
 # the server's background work (substring index, embeddings) is done.
 #
-#   bash scripts/compare-bare.sh [-n N] [-slices S] [-accounts A] [-db URL] [-gzip]
+#   bash scripts/compare-bare.sh [-n N] [-slices S] [-accounts A] [-db URL] [-redis URL] [-gzip]
 #
 #   -n N         synthetic signals (default 100000)
 #   -slices S    one-second slices per server (default 10)
@@ -14,19 +14,28 @@
 #   -db URL      a postgres:// URL of a database to connect to first: the
 #                script creates a fresh database beside it, and drops it at
 #                the end (default: a fresh SQLite file)
+#   -redis URL   the server counts in Redis (SIGNALS_REDIS_URL=URL); "start"
+#                starts a redis-server of its own for the run (appendonly
+#                yes, appendfsync everysec), stopped at the end
 #   -gzip        the clients ask for gzip, and the bare server sends the
 #                gzipped bytes of the same response
+#
+# With -db it also reports PostgreSQL's commits per request served by
+# Signals: the growth of pg_stat_database.xact_commit of the fresh database
+# (every transaction, reads included) over the comparison, divided by the
+# requests Signals answered in it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=100000 slices=10 accounts=1 db="" gzip=()
+n=100000 slices=10 accounts=1 db="" redis="" gzip=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) n=$2; shift 2 ;;
     -slices) slices=$2; shift 2 ;;
     -accounts) accounts=$2; shift 2 ;;
     -db) db=$2; shift 2 ;;
+    -redis) redis=$2; shift 2 ;;
     -gzip) gzip=(-gzip); shift ;;
-    *) echo "usage: $0 [-n N] [-slices S] [-accounts A] [-db postgres://...] [-gzip]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-n N] [-slices S] [-accounts A] [-db postgres://...] [-redis redis://...|start] [-gzip]" >&2; exit 2 ;;
   esac
 done
 dir=$(mktemp -d)
@@ -34,6 +43,7 @@ fresh=""
 cleanup() {
   kill ${pid:-} ${bare:-} 2>/dev/null || true
   wait ${pid:-} 2>/dev/null || true
+  if [ "$redis" = start ]; then redis-cli -s "$dir/redis.sock" shutdown nosave >/dev/null 2>&1 || true; fi
   if [ -n "$fresh" ]; then psql -q "$db" -c "DROP DATABASE IF EXISTS $fresh WITH (FORCE)" >/dev/null 2>&1 || true; fi
   rm -rf "$dir"
 }
@@ -47,6 +57,21 @@ if [ -n "$db" ]; then
   export SIGNALS_DATABASE="${base%/*}/$fresh$query"
 else
   export SIGNALS_DATABASE="$dir/load.db"
+fi
+if [ "$redis" = start ]; then
+  # A free port: the server exits at once when the one drawn is taken, and
+  # its socket answers only once it listens on the port too.
+  for _ in $(seq 1 20); do
+    redis_port=$(( 20000 + RANDOM % 20000 ))
+    redis-server --bind 127.0.0.1 --port "$redis_port" --unixsocket "$dir/redis.sock" --dir "$dir" \
+      --save '' --appendonly yes --appendfsync everysec --logfile "$dir/redis.log" --daemonize no &
+    redis_pid=$!
+    until [ "$(redis-cli -s "$dir/redis.sock" ping 2>/dev/null)" = PONG ] || ! kill -0 "$redis_pid" 2>/dev/null; do sleep 0.1; done
+    kill -0 "$redis_pid" 2>/dev/null && break
+  done
+  export SIGNALS_REDIS_URL="redis://127.0.0.1:$redis_port"
+elif [ -n "$redis" ]; then
+  export SIGNALS_REDIS_URL="$redis"
 fi
 go build -o "$dir/signals" ./cmd/signals
 go build -o "$dir/bare" ./tools/bare
@@ -81,9 +106,23 @@ path='/api/v1/signals?page_size=20&tags=funding,job'
 bare=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$((port + 1))/" >/dev/null && break; sleep 0.1; done
 store=SQLite; if [ -n "$db" ]; then store=PostgreSQL; fi
+if [ -n "${SIGNALS_REDIS_URL:-}" ]; then store="$store + Redis"; fi
+# commits prints the fresh database's transactions committed so far. A
+# backend reports its counts to the statistics when it goes idle, at most
+# once a second, and an idle one within 10 s: wait that long first.
+commits() {
+  sleep 11
+  psql -qtA "$SIGNALS_DATABASE" -c "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+}
 for a in ${accounts//,/ }; do
   head -n "$a" "$dir/keys" > "$dir/keys-$a"
   echo "store: $store, $n signals, $a account(s)"
-  "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices"
+  if [ -n "$db" ]; then before=$(commits); fi
+  "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices" | tee "$dir/compare.out"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  if [ -n "$db" ]; then
+    after=$(commits)
+    served=$(awk '$1 == "a" { print $3 }' "$dir/compare.out")
+    awk -v c=$((after - before)) -v r="$served" 'BEGIN { printf "PostgreSQL commits: %d for %d requests served by Signals, %.3f per request\n", c, r, c / r }'
+  fi
 done
