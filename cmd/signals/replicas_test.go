@@ -80,12 +80,13 @@ func replicas(t *testing.T, timeout string) (*server, *server) {
 
 // replicaSet starts n serve processes on one fresh PostgreSQL schema, the
 // first loading the demo data, all with the given search timeout and the
-// demo key.
-func replicaSet(t *testing.T, timeout string, n int) []*server {
+// demo key, and with the environment variables of extra.
+func replicaSet(t *testing.T, timeout string, n int, extra ...string) []*server {
 	db := pgtest.FreshSchema(t)
 	currentDB = db
 	env := []string{"SIGNALS_SEARCH_PROVIDER=openai", "SIGNALS_SEARCH_URL=" + embeddings(t).URL,
 		"SIGNALS_SEARCH_MODEL=bag-of-words", "SIGNALS_SEARCH_TIMEOUT=" + timeout, "SIGNALS_OUTBOX=" + t.TempDir()}
+	env = append(env, extra...)
 	set := []*server{startServeEnv(t, db, env, "--demo")}
 	for range n - 1 {
 		s := startServeEnv(t, db, env)
