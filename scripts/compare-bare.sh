@@ -23,7 +23,9 @@
 # With -db it also reports PostgreSQL's commits per request served by
 # Signals: the growth of pg_stat_database.xact_commit of the fresh database
 # (every transaction, reads included) over the comparison, divided by the
-# requests Signals answered in it.
+# requests Signals answered in it; and, apart, the commits the server makes
+# while idle (its checks and batched writes), measured over an idle stretch
+# just before, and the per-request figure without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=100000 slices=10 accounts=1 db="" redis="" gzip=()
@@ -117,12 +119,21 @@ commits() {
 for a in ${accounts//,/ }; do
   head -n "$a" "$dir/keys" > "$dir/keys-$a"
   echo "store: $store, $n signals, $a account(s)"
-  if [ -n "$db" ]; then before=$(commits); fi
+  if [ -n "$db" ]; then
+    idle_from=$(commits); idle_start=$EPOCHREALTIME
+    before=$(commits); start=$EPOCHREALTIME
+  fi
   "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices" | tee "$dir/compare.out"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   if [ -n "$db" ]; then
-    after=$(commits)
+    after=$(commits); end=$EPOCHREALTIME
     served=$(awk '$1 == "a" { print $3 }' "$dir/compare.out")
-    awk -v c=$((after - before)) -v r="$served" 'BEGIN { printf "PostgreSQL commits: %d for %d requests served by Signals, %.3f per request\n", c, r, c / r }'
+    awk -v c=$((after - before)) -v r="$served" -v idle=$((before - idle_from)) \
+      -v idle_s="$(awk -v a="$idle_start" -v b="$start" 'BEGIN { print b - a }')" \
+      -v run_s="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" 'BEGIN {
+        rate = idle / idle_s
+        printf "PostgreSQL commits: %d for %d requests served by Signals, %.3f per request\n", c, r, c / r
+        printf "  while idle: %.1f commits/s; over the %.0f s of the comparison, %.3f per request beyond them\n", rate, run_s, (c - rate * run_s) / r
+      }'
   fi
 done
