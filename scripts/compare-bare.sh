@@ -16,7 +16,8 @@
 #                the end (default: a fresh SQLite file)
 #   -redis URL   the server counts in Redis (SIGNALS_REDIS_URL=URL); "start"
 #                starts a redis-server of its own for the run (appendonly
-#                yes, appendfsync everysec), stopped at the end
+#                yes, appendfsync everysec), stopped at the end, and reports
+#                its commands per request served and their cost
 #   -gzip        the clients ask for gzip, and the bare server sends the
 #                gzipped bytes of the same response
 #
@@ -50,6 +51,7 @@ cleanup() {
   rm -rf "$dir"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 if [ -n "$db" ]; then
   fresh="signals_bench_$$"
   psql -q "$db" -c "CREATE DATABASE $fresh"
@@ -119,15 +121,24 @@ commits() {
 for a in ${accounts//,/ }; do
   head -n "$a" "$dir/keys" > "$dir/keys-$a"
   echo "store: $store, $n signals, $a account(s)"
+  if [ "$redis" = start ]; then redis-cli -s "$dir/redis.sock" config resetstat >/dev/null; fi
   if [ -n "$db" ]; then
     idle_from=$(commits); idle_start=$EPOCHREALTIME
     before=$(commits); start=$EPOCHREALTIME
   fi
   "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices" | tee "$dir/compare.out"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  served=$(awk '$1 == "a" { print $3 }' "$dir/compare.out")
+  if [ "$redis" = start ]; then
+    # cmdstat_evalsha:calls=N,usec=U,...: a script is one round trip, and
+    # the commands it runs are counted apart, their time within its own.
+    redis-cli -s "$dir/redis.sock" info commandstats | tr -d '\r' | awk -F'[:,=]' -v r="$served" '
+      /^cmdstat_eval/ { scripts += $3; usec += $5 }
+      /^cmdstat_/ { what = what sprintf(", %s %d", substr($1, 9), $3) }
+      END { printf "Redis: %d scripts for %d requests, %.3f per request, %.1f µs each in Redis (calls: %s)\n", scripts, r, scripts / r, usec / scripts, substr(what, 3) }'
+  fi
   if [ -n "$db" ]; then
     after=$(commits); end=$EPOCHREALTIME
-    served=$(awk '$1 == "a" { print $3 }' "$dir/compare.out")
     awk -v c=$((after - before)) -v r="$served" -v idle=$((before - idle_from)) \
       -v idle_s="$(awk -v a="$idle_start" -v b="$start" 'BEGIN { print b - a }')" \
       -v run_s="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" 'BEGIN {
