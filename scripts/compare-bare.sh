@@ -118,13 +118,19 @@ commits() {
   sleep 11
   psql -qtA "$SIGNALS_DATABASE" -c "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
 }
+# redis_cpu prints the CPU seconds of the Redis started here, its network
+# work included.
+redis_cpu() { redis-cli -s "$dir/redis.sock" info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { s += $2 } END { print s }'; }
 for a in ${accounts//,/ }; do
   head -n "$a" "$dir/keys" > "$dir/keys-$a"
   echo "store: $store, $n signals, $a account(s)"
-  if [ "$redis" = start ]; then redis-cli -s "$dir/redis.sock" config resetstat >/dev/null; fi
   if [ -n "$db" ]; then
     idle_from=$(commits); idle_start=$EPOCHREALTIME
     before=$(commits); start=$EPOCHREALTIME
+  fi
+  if [ "$redis" = start ]; then
+    redis-cli -s "$dir/redis.sock" config resetstat >/dev/null
+    cpu_before=$(redis_cpu)
   fi
   "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices" | tee "$dir/compare.out"
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -136,6 +142,7 @@ for a in ${accounts//,/ }; do
       /^cmdstat_eval/ { scripts += $3; usec += $5 }
       /^cmdstat_/ { what = what sprintf(", %s %d", substr($1, 9), $3) }
       END { printf "Redis: %d scripts for %d requests, %.3f per request, %.1f µs each in Redis (calls: %s)\n", scripts, r, scripts / r, usec / scripts, substr(what, 3) }'
+    awk -v a="$cpu_before" -v b="$(redis_cpu)" -v r="$served" 'BEGIN { printf "  Redis CPU: %.2f s, %.1f µs per request served\n", b - a, (b - a) * 1e6 / r }'
   fi
   if [ -n "$db" ]; then
     after=$(commits); end=$EPOCHREALTIME
