@@ -42,7 +42,15 @@ type problemConn struct {
 // carries X-Request-Id and Date.
 var serverRefusal = regexp.MustCompile(`\AHTTP/1\.1 (\d{3}) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n([^\r\n]{0,200})\z`)
 
+// refusalStart and refusalEnd are parts of every serverRefusal, checked
+// first: most writes are answers and bodies, which the regular expression
+// would read on every write.
+var refusalStart, refusalEnd = []byte("HTTP/1.1 "), []byte("\r\nConnection: close\r\n\r\n")
+
 func (c *problemConn) Write(b []byte) (int, error) {
+	if !bytes.HasPrefix(b, refusalStart) || !bytes.Contains(b, refusalEnd) {
+		return c.Conn.Write(b)
+	}
 	m := serverRefusal.FindSubmatch(b)
 	if m == nil {
 		return c.Conn.Write(b)
