@@ -65,7 +65,7 @@ func dump(t *testing.T, path string) map[string][]string {
 // backup socket, until the test ends.
 func servedApp(t *testing.T) (*App, string) {
 	t.Helper()
-	if os.Getenv("SIGNALS_TEST_BACKEND") == "postgres" {
+	if strings.HasPrefix(os.Getenv("SIGNALS_TEST_BACKEND"), "postgres") {
 		t.Skip("backup and restore copy SQLite files; PostgreSQL uses pg_dump")
 	}
 	cfg := testConfig(t)
