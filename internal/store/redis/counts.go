@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 
 	"signals/internal/model"
 )
@@ -39,7 +39,7 @@ redis.call('EXPIRE', KEYS[1], math.max(ends - tonumber(ARGV[3]), 1))
 
 // takeScript counts one request if the day (ARGV[4]) and minute (ARGV[5])
 // limits allow it, the day first; a refused request writes nothing.
-var takeScript = goredis.NewScript(readWindows + `
+var takeScript = rueidis.NewLuaScript(readWindows + `
 if cd >= tonumber(ARGV[4]) then return {cm, cd, cs, 'day'} end
 if cm >= tonumber(ARGV[5]) then return {cm, cd, cs, 'minute'} end
 cm, cd = cm + 1, cd + 1
@@ -50,7 +50,7 @@ return {cm, cd, cs, ''}`)
 
 // reserveScript takes one fresh search of the day if fewer than ARGV[4]
 // were taken.
-var reserveScript = goredis.NewScript(readWindows + `
+var reserveScript = rueidis.NewLuaScript(readWindows + `
 if cs >= tonumber(ARGV[4]) then return {cm, cd, cs, 'search_day'} end
 cs = cs + 1
 redis.call('HSET', KEYS[1], 'ss', math.max(ss, day), 's', cs)
@@ -61,7 +61,7 @@ return {cm, cd, cs, ''}`)
 // the day ARGV[4], and one search reserved in the day ARGV[5], in each of
 // those windows that is still the hash's current one ("" gives nothing
 // back there), and returns the counts in the windows of now.
-var giveBackScript = goredis.NewScript(readWindows + `
+var giveBackScript = rueidis.NewLuaScript(readWindows + `
 local function back(start, count, at, field)
 	if at ~= '' and start == tonumber(at) and count > 0 then
 		redis.call('HSET', KEYS[1], field, count - 1)
@@ -77,33 +77,33 @@ return {ms >= minute and m or 0, ds >= day and d or 0, ss >= day and s or 0, ''}
 // TakeRequest counts one request in Redis if the account is under both
 // limits, in one script: one round trip.
 func (r *Store) TakeRequest(ctx context.Context, accountID int64, l model.Limits, now time.Time) (model.Usage, error) {
-	return r.run(ctx, "take request", takeScript, accountID, now, now.Unix(), l.DailyRequests, l.MinuteRequests)
+	return r.run(ctx, "take request", takeScript, accountID, now, itoa(now.Unix()), itoa(int64(l.DailyRequests)), itoa(int64(l.MinuteRequests)))
 }
 
 // ReturnRequest gives back one request counted at at.
 func (r *Store) ReturnRequest(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
 	return r.run(ctx, "return request", giveBackScript, accountID, now,
-		model.MinuteOf(at).Unix(), model.DayOf(at).Unix(), "")
+		itoa(model.MinuteOf(at).Unix()), itoa(model.DayOf(at).Unix()), "")
 }
 
 // ReserveSearch takes one fresh search of the account's UTC day.
 func (r *Store) ReserveSearch(ctx context.Context, accountID int64, dailyLimit int, now time.Time) (model.Usage, error) {
-	return r.run(ctx, "reserve search", reserveScript, accountID, now, now.Unix(), dailyLimit)
+	return r.run(ctx, "reserve search", reserveScript, accountID, now, itoa(now.Unix()), itoa(int64(dailyLimit)))
 }
 
 // ReturnSearch gives back one fresh search reserved at at.
 func (r *Store) ReturnSearch(ctx context.Context, accountID int64, at, now time.Time) (model.Usage, error) {
-	return r.run(ctx, "return search", giveBackScript, accountID, now, "", "", model.DayOf(at).Unix())
+	return r.run(ctx, "return search", giveBackScript, accountID, now, "", "", itoa(model.DayOf(at).Unix()))
 }
 
 // run runs script on the account's hash with the windows of now, then
 // args, and reads the counts and the refusal it returns.
-func (r *Store) run(ctx context.Context, op string, script *goredis.Script, accountID int64, now time.Time, args ...any) (model.Usage, error) {
+func (r *Store) run(ctx context.Context, op string, script *rueidis.Lua, accountID int64, now time.Time, args ...string) (model.Usage, error) {
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	res, err := script.Run(ctx, r.client, []string{r.accountKey(accountID)},
-		append([]any{u.MinuteStart.Unix(), u.DayStart.Unix()}, args...)...).Slice()
+	res, err := script.Exec(ctx, r.client, []string{r.accountKey(accountID)},
+		append([]string{itoa(u.MinuteStart.Unix()), itoa(u.DayStart.Unix())}, args...)).ToArray()
 	if err != nil {
 		return model.Usage{}, wrap(op, err)
 	}
@@ -111,9 +111,11 @@ func (r *Store) run(ctx context.Context, op string, script *goredis.Script, acco
 		return model.Usage{}, wrap(op, errUnexpected)
 	}
 	u.MinuteUsed, u.DayUsed, u.SearchesUsed = toInt(res[0]), toInt(res[1]), toInt(res[2])
-	u.Denied, _ = res[3].(string)
+	u.Denied, _ = res[3].ToString()
 	return u, nil
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // Usage reads the account's counts in the windows of now, without
 // counting.
@@ -121,7 +123,8 @@ func (r *Store) Usage(ctx context.Context, accountID int64, now time.Time) (mode
 	u := model.Usage{MinuteStart: model.MinuteOf(now), DayStart: model.DayOf(now)}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	f, err := r.client.HMGet(ctx, r.accountKey(accountID), "ms", "m", "ds", "d", "ss", "s").Result()
+	f, err := r.client.Do(ctx, r.client.B().Hmget().Key(r.accountKey(accountID)).
+		Field("ms", "m", "ds", "d", "ss", "s").Build()).ToArray()
 	if err != nil {
 		return model.Usage{}, wrap("read usage", err)
 	}
@@ -143,13 +146,7 @@ func (r *Store) Usage(ctx context.Context, accountID int64, now time.Time) (mode
 
 // toInt reads an integer that Redis returned as a number or a string (a
 // hash field); anything else, a missing field included, is 0.
-func toInt(v any) int {
-	switch v := v.(type) {
-	case int64:
-		return int(v)
-	case string:
-		n, _ := strconv.ParseInt(v, 10, 64)
-		return int(n)
-	}
-	return 0
+func toInt(m rueidis.RedisMessage) int {
+	n, _ := m.AsInt64()
+	return int(n)
 }

@@ -15,14 +15,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 
 	"signals/internal/store"
 )
@@ -43,7 +41,7 @@ const DefaultPrefix = "signals:"
 // the wrapped store's.
 type Store struct {
 	store.Store
-	client goredis.UniversalClient
+	client rueidis.Client
 	prefix string
 
 	mu      sync.Mutex
@@ -73,24 +71,6 @@ func wrap(op string, err error) error {
 	return fmt.Errorf("store: %s: %w", op, &Error{Err: err})
 }
 
-// debugLog passes the client's own messages (failed dials, mostly) to the
-// default logger at debug level: a failure that costs a request is
-// reported with it, as the error that the request was answered with.
-type debugLog struct{}
-
-func (debugLog) Printf(ctx context.Context, format string, v ...any) {
-	slog.Default().DebugContext(ctx, "redis client", "message", fmt.Sprintf(format, v...))
-}
-
-func init() { goredis.SetLogger(debugLog{}) }
-
-// settings is a parsed SIGNALS_REDIS_URL: one server, or a cluster's
-// seed addresses.
-type settings struct {
-	single  *goredis.Options
-	cluster *goredis.ClusterOptions
-}
-
 // CheckURL reports whether rawURL is a setting that Open accepts, without
 // connecting.
 func CheckURL(rawURL string) error {
@@ -100,89 +80,54 @@ func CheckURL(rawURL string) error {
 
 // parse reads a redis://, rediss:// or unix:// URL, several of them
 // separated by commas (the seed nodes of a cluster), or a URL that names
-// more nodes with addr= parameters (go-redis's cluster URL).
-func parse(rawURL string) (settings, error) {
+// more nodes with addr= parameters.
+func parse(rawURL string) (rueidis.ClientOption, error) {
 	rawURL = strings.TrimSpace(rawURL)
 	if rawURL == "" {
-		return settings{}, errors.New("empty: set a redis:// or rediss:// URL")
+		return rueidis.ClientOption{}, errors.New("empty: set a redis:// or rediss:// URL")
 	}
 	parts := strings.Split(rawURL, ",")
-	if len(parts) == 1 {
-		u, err := url.Parse(rawURL)
+	var first rueidis.ClientOption
+	for i, p := range parts {
+		o, err := rueidis.ParseURL(strings.TrimSpace(p))
 		if err != nil {
-			return settings{}, errors.New("not a URL: use redis://host:port, rediss://host:port or unix:///path")
+			return rueidis.ClientOption{}, err
 		}
-		if u.Query().Has("addr") {
-			o, err := goredis.ParseClusterURL(rawURL)
-			if err != nil {
-				return settings{}, err
-			}
-			return settings{cluster: o}, nil
+		if len(parts) > 1 && strings.HasPrefix(strings.TrimSpace(p), "unix:") {
+			return rueidis.ClientOption{}, errors.New("a cluster's nodes are host:port addresses, not unix sockets")
 		}
-		o, err := goredis.ParseURL(rawURL)
-		if err != nil {
-			return settings{}, err
-		}
-		return settings{single: o}, nil
-	}
-	var first *goredis.Options
-	var addrs []string
-	for _, p := range parts {
-		o, err := goredis.ParseURL(strings.TrimSpace(p))
-		if err != nil {
-			return settings{}, err
-		}
-		if o.Network == "unix" {
-			return settings{}, errors.New("a cluster's nodes are host:port addresses, not unix sockets")
-		}
-		if first == nil {
+		if i == 0 {
 			first = o
+			continue
 		}
-		addrs = append(addrs, o.Addr)
+		first.InitAddress = append(first.InitAddress, o.InitAddress...)
 	}
-	return settings{cluster: clusterOf(first, addrs)}, nil
-}
-
-// clusterOf returns the options of a cluster client seeded with addrs and
-// connecting as o does.
-func clusterOf(o *goredis.Options, addrs []string) *goredis.ClusterOptions {
-	return &goredis.ClusterOptions{Addrs: addrs, Username: o.Username, Password: o.Password,
-		TLSConfig: o.TLSConfig, ClientName: o.ClientName}
+	return first, nil
 }
 
 // Open connects to the Redis at rawURL (see parse) and returns st with its
-// quota counters there, under keys starting with prefix. A single address
-// that answers as a node of a Redis Cluster is used as a seed of that
-// cluster, whose other nodes the client discovers. Close closes st too.
+// quota counters there, under keys starting with prefix. An address that
+// answers as a node of a Redis Cluster is used as a seed of that cluster,
+// whose other nodes the client discovers. Close closes st too.
+//
+// The client pipelines by itself: the scripts that concurrent requests run
+// share a connection and its writes and reads, rather than each taking a
+// connection of a pool for a round trip of its own.
 func Open(ctx context.Context, rawURL string, st store.Store, prefix string) (*Store, error) {
-	s, err := parse(rawURL)
+	o, err := parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("store: open redis: %w", err)
 	}
-	var client goredis.UniversalClient
-	if s.single != nil {
-		tune(s.single)
-		single := goredis.NewClient(s.single)
-		clustered, err := isCluster(ctx, single)
-		if err != nil {
-			single.Close()
-			return nil, fmt.Errorf("store: open redis: %w", err)
-		}
-		client = single
-		if clustered && s.single.Network != "unix" {
-			single.Close()
-			s.cluster = clusterOf(s.single, []string{s.single.Addr})
-		}
+	tune(&o)
+	client, err := rueidis.NewClient(o)
+	if err != nil {
+		return nil, fmt.Errorf("store: open redis: %w", err)
 	}
-	if s.cluster != nil {
-		tuneCluster(s.cluster)
-		client = goredis.NewClusterClient(s.cluster)
-		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		defer cancel()
-		if err := client.Ping(cctx).Err(); err != nil {
-			client.Close()
-			return nil, fmt.Errorf("store: open redis cluster: %w", err)
-		}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := client.Do(cctx, client.B().Ping().Build()).Error(); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("store: open redis: %w", err)
 	}
 	r := &Store{Store: st, client: client, prefix: prefix, touches: map[string]time.Time{},
 		stop: make(chan struct{}), done: make(chan struct{})}
@@ -190,32 +135,15 @@ func Open(ctx context.Context, rawURL string, st store.Store, prefix string) (*S
 	return r, nil
 }
 
-// isCluster asks the server whether it runs in cluster mode.
-func isCluster(ctx context.Context, c *goredis.Client) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	info, err := c.Info(ctx, "cluster").Result()
-	if err != nil {
-		return false, err
-	}
-	return strings.Contains(info, "cluster_enabled:1"), nil
-}
-
-// tune bounds a client's waits (see the timeouts) and turns off its own
+// tune bounds the client's waits (see the timeouts) and turns off its
 // retries: a script that was sent may have counted, and running it again
-// would count twice.
-func tune(o *goredis.Options) {
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout, o.PoolTimeout = dialTimeout, ioTimeout, ioTimeout, ioTimeout
-	o.ContextTimeoutEnabled = true
-	o.MaxRetries, o.DialerRetries = -1, 1
-	o.DisableIdentity = true
-}
-
-func tuneCluster(o *goredis.ClusterOptions) {
-	o.DialTimeout, o.ReadTimeout, o.WriteTimeout, o.PoolTimeout = dialTimeout, ioTimeout, ioTimeout, ioTimeout
-	o.ContextTimeoutEnabled = true
-	o.MaxRetries, o.DialerRetries = -1, 1
-	o.DisableIdentity = true
+// would count twice. The counters are never cached on the client.
+func tune(o *rueidis.ClientOption) {
+	o.Dialer.Timeout = dialTimeout
+	o.ConnWriteTimeout = ioTimeout
+	o.DisableRetry = true
+	o.DisableCache = true
+	o.ClientSetInfo = rueidis.DisableClientSetInfo
 }
 
 // accountKey is the hash of an account's windows and counts; slotsKey is
@@ -234,7 +162,7 @@ func (r *Store) Ping(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	return wrap("ping redis", r.client.Ping(ctx).Err())
+	return wrap("ping redis", r.client.Do(ctx, r.client.B().Ping().Build()).Error())
 }
 
 // DeleteAccount deletes the account, then its counters, best effort: the
@@ -246,7 +174,7 @@ func (r *Store) DeleteAccount(ctx context.Context, id int64) error {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 	defer cancel()
-	r.client.Del(ctx, r.accountKey(id), r.slotsKey(id))
+	r.client.Do(ctx, r.client.B().Del().Key(r.accountKey(id), r.slotsKey(id)).Build())
 	return nil
 }
 
@@ -261,5 +189,6 @@ func (r *Store) Close() error {
 		close(r.stop)
 		<-r.done
 	}
-	return errors.Join(r.client.Close(), r.Store.Close())
+	r.client.Close()
+	return r.Store.Close()
 }

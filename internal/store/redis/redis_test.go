@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	goredis "github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 
 	"signals/internal/model"
 	"signals/internal/store"
@@ -68,11 +68,16 @@ func TestCountsLiveInRedis(t *testing.T) {
 	if u, err := st.TakeRequest(ctx, a.ID, model.InitialLimits, now); err != nil || u.MinuteUsed != 1 {
 		t.Fatalf("take: %+v, %v", u, err)
 	}
-	opts, _ := goredis.ParseURL(url)
-	c := goredis.NewClient(opts)
+	opts, _ := rueidis.ParseURL(url)
+	opts.DisableCache = true
+	c, err := rueidis.NewClient(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer c.Close()
 	key := prefix + "{a" + strconv.FormatInt(a.ID, 10) + "}"
-	ttl, err := c.TTL(ctx, key).Result()
+	secs, err := c.Do(ctx, c.B().Ttl().Key(key).Build()).AsInt64()
+	ttl := time.Duration(secs) * time.Second
 	if err != nil || ttl <= 0 || ttl > 25*time.Hour+time.Minute {
 		t.Errorf("TTL of %s = %v, %v; want the rest of the day and an hour", key, ttl, err)
 	}

@@ -4,10 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"strconv"
 	"sync"
 	"time"
 
-	goredis "github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
 )
 
 var errUnexpected = errors.New("unexpected answer from Redis")
@@ -16,7 +17,7 @@ var errUnexpected = errors.New("unexpected answer from Redis")
 // milliseconds) and adds lease ARGV[4] ending at ARGV[2] if fewer than
 // ARGV[3] remain; the set lives as long as its longest lease (ARGV[5]
 // milliseconds from now, at least).
-var acquireScript = goredis.NewScript(`
+var acquireScript = rueidis.NewLuaScript(`
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
@@ -33,8 +34,8 @@ func (r *Store) AcquireSearchSlot(ctx context.Context, accountID int64, most int
 	key := r.slotsKey(accountID)
 	octx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
-	ok, err := acquireScript.Run(octx, r.client, []string{key},
-		now.UnixMilli(), now.Add(lease).UnixMilli(), most, token, max(lease.Milliseconds(), 1)).Int()
+	ok, err := acquireScript.Exec(octx, r.client, []string{key}, []string{itoa(now.UnixMilli()),
+		itoa(now.Add(lease).UnixMilli()), strconv.Itoa(most), token, itoa(max(lease.Milliseconds(), 1))}).AsInt64()
 	if err != nil {
 		return nil, false, wrap("acquire search slot", err)
 	}
@@ -47,7 +48,7 @@ func (r *Store) AcquireSearchSlot(ctx context.Context, accountID int64, most int
 		once.Do(func() {
 			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opTimeout)
 			defer cancel()
-			r.client.ZRem(ctx, key, token)
+			r.client.Do(ctx, r.client.B().Zrem().Key(key).Member(token).Build())
 		})
 	}
 	return release, true, nil
