@@ -31,10 +31,15 @@ local cs = ss >= day and s or 0
 
 // keepForTheDay makes KEYS[1] expire an hour after the end of its newest
 // day window, counted from the caller's now (ARGV[3], Unix seconds): its
-// counts mean nothing after that.
+// counts mean nothing after that. Only a script that moves the newest day
+// window (a fresh hash, or a new day) moves the expiry, since the hash's
+// writes keep it: the other counts leave it be and cost Redis one command
+// less.
 const keepForTheDay = `
-local ends = math.max(ds, ss, day) + 86400 + 3600
-redis.call('EXPIRE', KEYS[1], math.max(ends - tonumber(ARGV[3]), 1))
+local newest = math.max(ds, ss, day)
+if newest > math.max(ds, ss) then
+	redis.call('EXPIRE', KEYS[1], math.max(newest + 86400 + 3600 - tonumber(ARGV[3]), 1))
+end
 `
 
 // takeScript counts one request if the day (ARGV[4]) and minute (ARGV[5])
