@@ -27,6 +27,13 @@ func compressed(next http.Handler) http.Handler {
 	}
 	gz := wrap(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header["Accept-Encoding"]) == 0 {
+			// Nothing to compress for this client: the same Vary as the
+			// wrapper's, without its writer in the way of every write.
+			w.Header().Add("Vary", "Accept-Encoding")
+			next.ServeHTTP(&varyWriter{ResponseWriter: w}, r)
+			return
+		}
 		gz.ServeHTTP(&varyWriter{ResponseWriter: w, weakETag: gzipped.Accepts(r)}, r)
 	})
 }
