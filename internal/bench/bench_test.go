@@ -64,7 +64,7 @@ func loadFixture(b *testing.B) *fixture {
 			shared.err = err
 			return
 		}
-		shared.f, shared.err = newFixture(filepath.Join(dir, "bench.db"), true)
+		shared.f, shared.err = newFixture(filepath.Join(dir, "bench.db"), "", corpus(), true)
 	})
 	if shared.err != nil {
 		b.Fatal(shared.err)
@@ -72,14 +72,16 @@ func loadFixture(b *testing.B) *fixture {
 	return shared.f
 }
 
-func newFixture(path string, index bool) (*fixture, error) {
+// newFixture opens the database at path (a file, or a PostgreSQL URL with
+// the folder outbox for its mail), imports data and creates the account.
+func newFixture(path, outbox string, data []byte, index bool) (*fixture, error) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := app.New(ctx, app.Config{BaseURL: "http://bench", Database: path}, log)
+	a, err := app.New(ctx, app.Config{BaseURL: "http://bench", Database: path, Mail: app.MailConfig{Outbox: outbox}}, log)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := importer.Import(ctx, bytes.NewReader(corpus()), a.Store(), importer.Options{}); err != nil {
+	if _, err := importer.Import(ctx, bytes.NewReader(data), a.Store(), importer.Options{}); err != nil {
 		return nil, err
 	}
 	acct, err := a.Store().CreateAccount(ctx, "bench@example.com", time.Now())
