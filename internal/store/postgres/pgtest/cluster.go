@@ -135,8 +135,12 @@ func (c *Cluster) Crash() {
 	if c.server == nil || c.server.Process == nil {
 		return
 	}
-	pids := append([]int{c.server.Process.Pid}, children(c.server.Process.Pid)...)
-	for _, pid := range pids {
+	// The postmaster first, so that it forks no process after its
+	// children are listed.
+	postmaster := c.server.Process.Pid
+	syscall.Kill(postmaster, syscall.SIGSTOP)
+	pids := append([]int{postmaster}, children(postmaster)...)
+	for _, pid := range pids[1:] {
 		syscall.Kill(pid, syscall.SIGSTOP)
 	}
 	for _, pid := range pids {
@@ -144,6 +148,26 @@ func (c *Cluster) Crash() {
 	}
 	c.server.Wait()
 	c.server = nil
+	// A killed process holds the shared memory until it is gone, and a
+	// server started before would refuse the data folder.
+	for deadline := time.Now().Add(30 * time.Second); slices.ContainsFunc(pids, alive); {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the test's PostgreSQL processes outlived SIGKILL by 30s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// alive reports whether process pid exists and has not exited (a zombie
+// has released its memory).
+func alive(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	f := strings.Fields(string(stat[i+1:]))
+	return i > 0 && len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 
 // children returns the processes whose parent is pid, from /proc.
