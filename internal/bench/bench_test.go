@@ -114,6 +114,9 @@ func newFixture(path, outbox string, data []byte, index bool) (*fixture, error) 
 		if err != nil {
 			return nil, err
 		}
+		if len(list) == 0 { // an archive smaller than the pages read
+			break
+		}
 		for _, s := range list {
 			f.ids = append(f.ids, s.ID)
 		}
