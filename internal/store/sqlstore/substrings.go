@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"signals/internal/model"
@@ -37,10 +38,21 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	all, allArgs := filters+` AND `+l.holds, append(slices.Clone(filterArgs), l.holdArgs...)
 	offset := lq.Offset()
 	s := q.dialect.Substrings
+	var pending []model.Signal
+	readPending := true
 	if s.Unordered || utf8.RuneCountInString(folded) < 3 {
 		among := fmt.Sprintf(s.Among, `FROM signals WHERE `+filters+orderSignals+` LIMIT ?`)
-		list, err := l.read(ctx, "signals", among+` AND `+l.holds, append(append(slices.Clone(filterArgs), newestFirst), l.holdArgs...),
-			orderSignals+` LIMIT ?`, l.need)
+		newest, newestArgs := among+` AND `+l.holds, append(append(slices.Clone(filterArgs), newestFirst), l.holdArgs...)
+		var list []model.Signal
+		var err error
+		if s.Unordered {
+			// The pending times are read in the same statement, one round
+			// trip less for every substring the newest do not answer.
+			list, pending, err = l.newestAndPending(ctx, newest, newestArgs, all, allArgs)
+			readPending = false
+		} else {
+			list, err = l.read(ctx, "signals", newest, newestArgs, orderSignals+` LIMIT ?`, l.need)
+		}
 		if err != nil || len(list) == l.need {
 			return list[min(len(list), offset):], err
 		}
@@ -75,10 +87,10 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 			list = append(list, rest...)
 		}
 	}
-	pending, err := l.read(ctx, "signals", `published_ns IN (SELECT published_ns FROM signal_text_pending) AND `+all,
-		allArgs, orderSignals+` LIMIT ?`, l.need)
-	if err != nil {
-		return nil, err
+	if readPending {
+		if pending, err = l.read(ctx, "signals", pendingOnly+all, allArgs, orderSignals+` LIMIT ?`, l.need); err != nil {
+			return nil, err
+		}
 	}
 	list = inListingOrder(append(list, pending...))
 	return list[min(len(list), offset):min(len(list), l.need)], nil
@@ -101,6 +113,48 @@ type substringListing struct {
 func (l substringListing) read(ctx context.Context, from, where string, whereArgs []any, tail string, tailArgs ...any) ([]model.Signal, error) {
 	args := append(append([]any{l.snippet}, whereArgs...), tailArgs...)
 	return l.q.signals(ctx, `SELECT `+signalColumns+` FROM `+from+` WHERE `+where+tail, args...)
+}
+
+// pendingOnly keeps the signals of the times the index has not read since
+// they changed.
+const pendingOnly = `published_ns IN (SELECT published_ns FROM signal_text_pending) AND `
+
+// newestAndPending reads, in one statement, the signals meeting newest
+// (with newestArgs) and those of pending times meeting all (with allArgs),
+// each in listing order and up to the matches the page needs. Each part
+// keeps its own plan; neither holds the index's probe, which is planned
+// anew at every run.
+func (l substringListing) newestAndPending(ctx context.Context, newest string, newestArgs []any, all string, allArgs []any) (list, pending []model.Signal, err error) {
+	part := func(n int, where string) string {
+		return `SELECT * FROM (SELECT ` + signalColumns + `, ` + strconv.Itoa(n) + ` AS part FROM signals WHERE ` + where +
+			orderSignals + ` LIMIT ?) AS part` + strconv.Itoa(n)
+	}
+	args := append(append([]any{l.snippet}, newestArgs...), l.need, l.snippet)
+	args = append(append(args, allArgs...), l.need)
+	err = l.q.reading(ctx, func() error {
+		list, pending = nil, nil
+		rows, err := l.q.read.QueryContext(ctx, l.q.bind(part(0, newest)+` UNION ALL `+part(1, pendingOnly+all)), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n int64
+			s, err := scanSignal(rows, &n)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				list = append(list, s)
+			} else {
+				pending = append(pending, s)
+			}
+		}
+		// Each part was read in its order; the union keeps no order.
+		list = inListingOrder(list)
+		return rows.Err()
+	})
+	return list, pending, err
 }
 
 // inListingOrder sorts list in the listing order and drops the signals
