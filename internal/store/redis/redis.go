@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,7 +92,13 @@ func parse(rawURL string) (rueidis.ClientOption, error) {
 	for i, p := range parts {
 		o, err := rueidis.ParseURL(strings.TrimSpace(p))
 		if err != nil {
-			return rueidis.ClientOption{}, err
+			// A url.Error quotes the whole URL, its password included:
+			// say only what is wrong with it.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			return rueidis.ClientOption{}, fmt.Errorf("not a redis://, rediss:// or unix:// URL: %w", err)
 		}
 		if len(parts) > 1 && strings.HasPrefix(strings.TrimSpace(p), "unix:") {
 			return rueidis.ClientOption{}, errors.New("a cluster's nodes are host:port addresses, not unix sockets")
