@@ -169,7 +169,7 @@ func openListTable(b *testing.B, base string) (*DB, error) {
 	// index (testdata/before-0016); the upgrade to the current schema then
 	// builds the whole index, the full reindex an operator waits for.
 	pgtest.Exec(b, u.String(), `DROP SCHEMA public CASCADE; CREATE SCHEMA public`)
-	schema = storetest.EarlierSchema(b, migrations, os.DirFS("testdata/before-0016"), "0016_substring_index")
+	schema = storetest.EarlierSchema(b, migrations, os.DirFS("testdata/before-0016"), "0016_substring_index", "0017_substring_statistics")
 	db, err = Open(ctx, u.String())
 	schema = migrations
 	if err != nil {

@@ -15,13 +15,13 @@ import (
 )
 
 // A database of the schema before migration 0016 (the current migrations
-// but the new one, and testdata/before-0016, those removed since) upgrades
-// to the schema a fresh install has, and lists by substring the signals it
-// held.
+// but 0016 and those after it, and testdata/before-0016, those removed
+// since) upgrades to the schema a fresh install has, and lists by
+// substring the signals it held.
 func TestUpgradeFromBefore0016(t *testing.T) {
 	conn := pgtest.FreshSchema(t)
 	storetest.Upgrade(t, func(t *testing.T) store.Store {
-		schema = storetest.EarlierSchema(t, migrations, os.DirFS("testdata/before-0016"), "0016_substring_index")
+		schema = storetest.EarlierSchema(t, migrations, os.DirFS("testdata/before-0016"), "0016_substring_index", "0017_substring_statistics")
 		defer func() { schema = migrations }()
 		db, err := Open(context.Background(), conn)
 		if err != nil {
@@ -32,7 +32,7 @@ func TestUpgradeFromBefore0016(t *testing.T) {
 		db := open(t, conn)
 		// The renumbered migrations are recorded under their new versions,
 		// not run again.
-		if got, want := db.Migrated(), []string{"0016_substring_index"}; !slices.Equal(got, want) {
+		if got, want := db.Migrated(), []string{"0016_substring_index", "0017_substring_statistics"}; !slices.Equal(got, want) {
 			t.Errorf("the upgrade applied %v, want %v", got, want)
 		}
 		return db
