@@ -183,6 +183,7 @@ func (b *browser) signIn(t *testing.T, email, next string) string {
 // TestSignInThroughSMTP signs in as a new person would, with the link
 // read from what a real SMTP server (STARTTLS, authentication) received.
 func TestSignInThroughSMTP(t *testing.T) {
+	t.Parallel()
 	srv := smtptest.Start(t)
 	ta := newTestApp(t, withSMTP(srv))
 	b := newBrowser(ta)
@@ -284,6 +285,7 @@ func checkSessionCookie(t *testing.T, resp *http.Response, name string, secure b
 // TestSessionCookieOnHTTP: a service on plain http names its cookie
 // without the __Host- prefix, which browsers would refuse there.
 func TestSessionCookieOnHTTP(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, func(a *App) { a.cfg.BaseURL = "http://signals.example" })
 	b := newBrowser(ta)
 	b.post("/sign-in", url.Values{"email": {"h@example.com"}})
@@ -296,6 +298,7 @@ func TestSessionCookieOnHTTP(t *testing.T) {
 // TestSignInAnswerIsTheSameForEveryone: whether an account exists does not
 // show in the answer, and both are mailed a link.
 func TestSignInAnswerIsTheSameForEveryone(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t) // dev@example.com exists
 	b := newBrowser(ta)
 	_, existing := b.post("/sign-in", url.Values{"email": {"dev@example.com"}})
@@ -315,6 +318,7 @@ func TestSignInAnswerIsTheSameForEveryone(t *testing.T) {
 }
 
 func TestSignInRefusals(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: noon}
 	ta := newTestApp(t, WithClock(clk.Now))
 	b := newBrowser(ta)
@@ -362,6 +366,7 @@ func TestSignInRefusals(t *testing.T) {
 // mailed; a local part that mixes scripts is mailed, and the page and the
 // mail and the confirmation page spell it out, so that a look-alike shows.
 func TestSignInAddressesNobodyMeans(t *testing.T) {
+	t.Parallel()
 	srv := smtptest.Start(t)
 	ta := newTestApp(t, withSMTP(srv))
 	b := newBrowser(ta)
@@ -424,6 +429,7 @@ func TestSignInAddressesNobodyMeans(t *testing.T) {
 // requests are refused per email from this client, and per client
 // address, with a 429 page that says when to retry, and no mail.
 func TestSignInThrottle(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: noon}
 	ta := newTestApp(t, WithClock(clk.Now))
 	b := newBrowser(ta)
@@ -471,6 +477,7 @@ const (
 // owner's own request is refused, a link the strangers caused is in the
 // owner's inbox and works; and the next window mails the owner again.
 func TestStrangersCannotBlockSignIn(t *testing.T) {
+	t.Parallel()
 	const kate = "kate@example.com"
 	for _, tt := range []struct {
 		name      string
@@ -579,6 +586,7 @@ func signedInBrowser(t *testing.T, ta *testApp) *browser {
 // TestCrossSiteFormsChangeNothing posts every form that changes state from
 // another site: each is refused with 403 before it runs.
 func TestCrossSiteFormsChangeNothing(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	ctx := context.Background()
@@ -627,6 +635,7 @@ func TestCrossSiteFormsChangeNothing(t *testing.T) {
 
 // TestKeysInTheAccount creates a key, uses it, and revokes it.
 func TestKeysInTheAccount(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	// Requests with the operator's key count against the account.
@@ -738,6 +747,7 @@ func TestKeysInTheAccount(t *testing.T) {
 // TestRenameKey renames a key from the account area, bounded and escaped
 // as names are at creation.
 func TestRenameKey(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	ctx := context.Background()
@@ -785,6 +795,7 @@ func TestRenameKey(t *testing.T) {
 }
 
 func TestAccountPages(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	anonymous := newBrowser(ta)
 	resp, body := anonymous.get("/account")
@@ -824,6 +835,7 @@ func (b *browser) mustGet(t *testing.T, path string) string {
 // TestSignOutEndsTheSessionOnTheServer: the cookie of a session that was
 // signed out no longer signs anyone in, even if a copy of it is replayed.
 func TestSignOutEndsTheSessionOnTheServer(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	stolen := b.cookies[session.SecureCookieName]
@@ -840,6 +852,7 @@ func TestSignOutEndsTheSessionOnTheServer(t *testing.T) {
 
 // TestSessionRenewsOnUse: a session in use lives on past its first 30 days.
 func TestSessionRenewsOnUse(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: noon}
 	ta := newTestApp(t, WithClock(clk.Now))
 	b := signedInBrowser(t, ta)
@@ -859,6 +872,7 @@ func TestSessionRenewsOnUse(t *testing.T) {
 // TestUsageChart: the account area shows today's usage against the
 // account's actual limits, and 30 days of history as an SVG chart.
 func TestUsageChart(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: noon}
 	ta := newTestApp(t, WithClock(clk.Now))
 	ctx := context.Background()
@@ -901,6 +915,7 @@ func TestUsageChart(t *testing.T) {
 // TestDeleteAccount: deleting revokes keys and sessions at once and
 // removes the data; the email can sign up again as a new account.
 func TestDeleteAccount(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ctx := context.Background()
 	b := signedInBrowser(t, ta)
@@ -956,6 +971,7 @@ func digestMails(t *testing.T, ta *testApp) []*mail.Message {
 // TestInterestsAndDigests chooses interests, receives a digest of what is
 // new, and unsubscribes with one click and no session.
 func TestInterestsAndDigests(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: time.Date(2026, 10, 1, 6, 0, 0, 0, time.UTC)}
 	ta := newTestApp(t, WithClock(clk.Now))
 	ctx := context.Background()
@@ -1043,6 +1059,7 @@ func sendDue(t *testing.T, ta *testApp) {
 // TestDigestsOnceAcrossProcesses runs the digest senders of two apps on one
 // database at the same moment: each account gets one digest.
 func TestDigestsOnceAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 10, 1, 7, 1, 0, 0, time.UTC)
 	clk := &clock{t: at.Add(-2 * time.Hour)}
 	first := newTestApp(t, WithClock(clk.Now))
@@ -1093,6 +1110,7 @@ func TestDigestsOnceAcrossProcesses(t *testing.T) {
 // TestSecretsNeverReachTheLog signs in, creates a key and unsubscribes
 // with the log captured: no token, link or key appears in it.
 func TestSecretsNeverReachTheLog(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	ta := newTestApp(t, func(a *App) { a.log = slogTo(&logs) })
 	b := newBrowser(ta)
@@ -1118,6 +1136,7 @@ func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, n
 // (payload_too_large) and changes nothing: whether the size is declared
 // (40 KB, or 10 MB that never arrive) or only shows while the body is read.
 func TestOversizedFormsAre413(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	ctx := context.Background()
@@ -1228,6 +1247,7 @@ func mailParts(t *testing.T, msg *mail.Message) (text, html string) {
 // TestInterestsFormReadsAsTheFeed names kinds and countries as the feed's
 // filters do, and lists countries as checkboxes grouped by region.
 func TestInterestsFormReadsAsTheFeed(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	body := b.mustGet(t, "/account")

@@ -42,6 +42,7 @@ func fixtures() []model.Signal {
 }
 
 func TestListGolden(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(fixtures()...)
 	resp, body := ta.get("/api/v1/signals?page_size=3")
@@ -59,6 +60,7 @@ func TestListGolden(t *testing.T) {
 }
 
 func TestListFilters(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(fixtures()...)
 	tests := []struct {
@@ -97,6 +99,7 @@ func TestListFilters(t *testing.T) {
 }
 
 func TestListRejectsInvalidParameters(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	tests := []struct {
 		name, query string
@@ -141,6 +144,7 @@ func TestListRejectsInvalidParameters(t *testing.T) {
 // beyond is 400 invalid_parameter naming page, with the deepest page at
 // its page_size as the maximum. Without q any page may be asked for.
 func TestListWithQReachesTenThousandDeep(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(fixtures()...)
 	for _, tt := range []struct {
@@ -177,6 +181,7 @@ func TestListWithQReachesTenThousandDeep(t *testing.T) {
 }
 
 func TestGetSignal(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(fixtures()...)
 	resp, body := ta.get("/api/v1/signals/" + url.PathEscape(oddID))
@@ -205,6 +210,7 @@ func TestGetSignal(t *testing.T) {
 }
 
 func TestListSnippetsNeverSplitCodePoints(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(storetest.Sig("emoji", 1, func(s *model.Signal) { s.Text = strings.Repeat("🤖", 700) }))
 	_, body := ta.get("/api/v1/signals")
@@ -215,6 +221,7 @@ func TestListSnippetsNeverSplitCodePoints(t *testing.T) {
 }
 
 func TestAuthentication(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	keys, _ := ta.Store().Keys(context.Background(), 1)
 	// The key with its last character changed: its checksum no longer holds.
@@ -274,6 +281,7 @@ func TestAuthentication(t *testing.T) {
 }
 
 func TestMethodsAndUnknownPaths(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	tests := []struct {
 		method, path string
@@ -309,6 +317,7 @@ func TestMethodsAndUnknownPaths(t *testing.T) {
 // in silence (bad percent-encoding, a semicolon) is refused, naming its
 // parameter, on every API endpoint that reads a query.
 func TestMalformedQueryEncoding(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	queries := []struct{ query, param string }{
 		{"page_size=2&tags=job%ZZ", "tags"},

@@ -102,6 +102,7 @@ func servedApp(t *testing.T) (*App, string) {
 }
 
 func TestBackupUnderLoadRestoresTheMomentOfTheBackup(t *testing.T) {
+	t.Parallel()
 	a, base := servedApp(t)
 	ctx := context.Background()
 	database := a.cfg.Database
@@ -221,6 +222,7 @@ func TestBackupUnderLoadRestoresTheMomentOfTheBackup(t *testing.T) {
 }
 
 func TestRestoreRefusals(t *testing.T) {
+	t.Parallel()
 	a, _ := servedApp(t)
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "backup.db")

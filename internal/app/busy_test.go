@@ -21,6 +21,7 @@ func withListTimeout(d time.Duration) Option { return func(a *App) { a.cfg.ListT
 // feeds. It counts as a request and as a 5xx, as other 503s do. A
 // deadline of 1ns passes before any store read can finish.
 func TestListingPastItsDeadlineIsBusy(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: noon}
 	ta := newTestApp(t, WithClock(clk.Now), withMetrics(), withListTimeout(time.Nanosecond))
 	ta.put(fixtures()...)

@@ -42,6 +42,7 @@ func gunzip(t *testing.T, b []byte) []byte {
 // and decode to exactly the plain body; small bodies and clients that do
 // not ask are answered plainly; every answer varies on Accept-Encoding.
 func TestCompression(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	var more []model.Signal
 	for i := range 30 {

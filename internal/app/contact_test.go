@@ -16,6 +16,7 @@ import (
 // contact article, which wins; with neither it says plainly that there is
 // none, and never tells readers how an operator publishes one.
 func TestContactPage(t *testing.T) {
+	t.Parallel()
 	withEmail := func(t *testing.T) *testApp {
 		cfg := testConfig(t)
 		cfg.ContactEmail = " editors_desk@example.org "
@@ -61,6 +62,7 @@ func TestContactPage(t *testing.T) {
 // A contact address that is not one plain email address stops the service
 // before it serves.
 func TestContactEmailChecked(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"editors", "Editors <editors@example.org>", "a@example.org, b@example.org",
 		`"a b"@example.org`, "mailto:editors@example.org", "editors@example.org)"} {
 		cfg := testConfig(t)
@@ -78,6 +80,7 @@ func TestContactEmailChecked(t *testing.T) {
 // HTML and Markdown; every page's footer links to it, and the sitemap
 // lists it.
 func TestPrivacyPage(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, accept := range []string{"text/html", "text/markdown"} {
 		resp, body := ta.get("/privacy", "Authorization", "", "Accept", accept)
@@ -116,6 +119,7 @@ func TestPrivacyPage(t *testing.T) {
 // drops it, fewer words, and for a signed-in reader the same words as a
 // semantic search.
 func TestEmptyFeedSuggests(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	path := "/?tags=job,funding&country=canada&q=" + "quantum+robot+llama"
 	want := []string{
@@ -157,6 +161,7 @@ func TestEmptyFeedSuggests(t *testing.T) {
 // TestEmptyHubLeadsToTheFeed checks that a hub with nothing public says so
 // once and leads to the whole feed, whose filter a reader can change.
 func TestEmptyHubLeadsToTheFeed(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	hub := model.Hub{Slug: "nothing", Title: "Nothing", Description: "Never matches.", Filter: "q=zzqqxxnotaword"}
 	if err := ta.Store().CreateHub(context.Background(), hub); err != nil {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRobotsTxt(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	resp, body := ta.get("/robots.txt", "Authorization", "")
 	wantStatus(t, resp, body, http.StatusOK)
@@ -33,6 +34,7 @@ func TestRobotsTxt(t *testing.T) {
 // url elements, each with an absolute loc and an optional W3C datetime
 // lastmod.
 func TestSitemap(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	resp, body := ta.get("/sitemap.xml", "Authorization", "")
 	if resp.StatusCode != http.StatusOK {
@@ -105,6 +107,7 @@ func TestSitemap(t *testing.T) {
 
 // security.txt carries the fields RFC 9116 requires and recommends.
 func TestSecurityTxt(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	resp, body := ta.get("/.well-known/security.txt", "Authorization", "")
 	wantStatus(t, resp, body, http.StatusOK)
@@ -140,6 +143,7 @@ func TestSecurityTxt(t *testing.T) {
 // The security contact is a URI: as set when it is one, an email address
 // as mailto:, the mail sender when unset; anything else stops the service.
 func TestSecurityContact(t *testing.T) {
+	t.Parallel()
 	const from = "Signals <no-reply@signals.example>"
 	for _, tc := range []struct {
 		setting, want string
@@ -164,6 +168,7 @@ func TestSecurityContact(t *testing.T) {
 
 // /favicon.ico is an ICO file holding the site's icon as a 32×32 PNG.
 func TestFavicon(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	resp, body := ta.get("/favicon.ico", "Authorization", "")
 	if resp.StatusCode != http.StatusOK {
@@ -209,6 +214,7 @@ func TestFavicon(t *testing.T) {
 // to a plain GET, exactly as at their own path to Accept: text/markdown;
 // llms.txt links there.
 func TestMarkdownURLs(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, path := range []string{"/developers", "/developers/api", "/developers/mcp", "/developers/errors",
 		"/about", "/contact", "/articles/hello"} {

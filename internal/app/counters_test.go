@@ -157,6 +157,12 @@ func TestRedisUnreachableIs503(t *testing.T) {
 // last uses and the usage history are written in batches.
 func TestListedRequestMakesNoCommit(t *testing.T) {
 	t.Parallel()
+	// It counts on PostgreSQL and Redis whatever the backend, in a database
+	// of its own, and waits half a minute for the statistics: it runs in
+	// the default run only, not again in each backend's.
+	if os.Getenv("SIGNALS_TEST_BACKEND") != "" {
+		t.Skip("runs once, without SIGNALS_TEST_BACKEND")
+	}
 	base := pgtest.ServerURL(t)
 	// A database of the test's own: the statistics count per database.
 	name := pgtest.RandomName("signals_test_")

@@ -14,6 +14,7 @@ import (
 // A second start with the demo names the command to make another key as
 // the operator runs the program.
 func TestDemoHintNamesTheCommandAsRun(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ctx := context.Background()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -21,6 +21,7 @@ func goldenText(t *testing.T, name string, body []byte) {
 }
 
 func TestDiscoveryDocuments(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	tests := []struct {
 		path, contentType, golden string
@@ -60,6 +61,7 @@ func TestDiscoveryDocuments(t *testing.T) {
 }
 
 func TestDiscoveryETags(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, path := range []string{"/openapi.json", "/.well-known/api-catalog", "/.well-known/mcp.json", "/llms.txt"} {
 		t.Run(path, func(t *testing.T) {
@@ -98,6 +100,7 @@ func TestDiscoveryETags(t *testing.T) {
 }
 
 func TestAPICatalogLink(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	want := `<https://signals.example/.well-known/api-catalog>; rel="api-catalog"`
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
@@ -133,6 +136,7 @@ func TestAPICatalogLink(t *testing.T) {
 }
 
 func TestWellKnownNotFound(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	paths := []string{
 		"/.well-known/openid-configuration",
@@ -165,6 +169,7 @@ func TestWellKnownNotFound(t *testing.T) {
 }
 
 func TestDiscoveryMethods(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, path := range []string{"/openapi.json", "/.well-known/api-catalog", "/.well-known/mcp.json", "/llms.txt", "/healthz", "/readyz"} {
 		resp, body := ta.do(http.MethodPost, path, strings.NewReader("{}"), "Content-Type", "application/json")
@@ -179,6 +184,7 @@ func TestDiscoveryMethods(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for path, want := range map[string]string{"/healthz": `{"status":"ok"}`, "/readyz": `{"status":"ready"}`} {
 		resp, body := ta.get(path, "Authorization", "")
@@ -199,6 +205,7 @@ func TestHealth(t *testing.T) {
 // Apache License 2.0, by its SPDX identifier (OpenAPI 3.1 takes an
 // identifier or a url, not both).
 func TestOpenAPIInfoContactAndLicense(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	_, body := ta.get("/openapi.json")
 	doc := decode[struct {

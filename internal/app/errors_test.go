@@ -31,6 +31,7 @@ var goTypeName = regexp.MustCompile(`\b(api|mcp|model|jsonrpc)\.[A-Z]|Go (struct
 // the protocol has one, problem details for what HTTP decides; none names
 // a Go type.
 func TestMCPTransportErrorsAreJSON(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	type rpcAnswer struct {
 		ID    any `json:"id"`
@@ -98,6 +99,7 @@ func TestMCPTransportErrorsAreJSON(t *testing.T) {
 
 // The search body's decoding errors name no Go type either.
 func TestSearchBodyErrorsNameNoGoType(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, body := range []string{`[{"query":"x"}]`, `"robots"`, `42`, `true`} {
 		resp, b := ta.search(body)
@@ -111,6 +113,7 @@ func TestSearchBodyErrorsNameNoGoType(t *testing.T) {
 // A client that disconnects is not a failure of the service: nothing is
 // answered (nobody would read it) and nothing is logged as an error.
 func TestClientGoneIsNotAnInternalError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, method, path, body string
 		accept                   string // "": as the API's clients send it
@@ -200,6 +203,7 @@ func raw(t *testing.T, addr, request string) (*http.Response, []byte) {
 // Requests that net/http refuses before any handler runs are answered with
 // problem details too.
 func TestUnparsableRequestsGetProblems(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	addr := ta.serve()
 	for _, tc := range []struct {
@@ -243,6 +247,7 @@ func TestUnparsableRequestsGetProblems(t *testing.T) {
 // An id no public signal has is not_found over HTTP and MCP alike, each
 // saying where good ids come from in its own terms.
 func TestBadIDsAreNotFoundOverHTTPAndMCP(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(fixtures()...)
 	cs := ta.mcpSession("")
@@ -267,6 +272,7 @@ func TestBadIDsAreNotFoundOverHTTPAndMCP(t *testing.T) {
 // A key sent without the Bearer scheme is a key in the wrong place, not a
 // bad key: the answer says so, without repeating it.
 func TestAuthorizationSchemeErrorsSayWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, tc := range []struct {
 		name, authorization, says string
@@ -308,6 +314,7 @@ func TestAuthorizationSchemeErrorsSayWhatIsWrong(t *testing.T) {
 // A body declared larger than the endpoint takes is refused at once, before
 // it is read, and the request does not count.
 func TestDeclaredBodyTooLargeIsRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	addr := ta.serve()
 	for _, path := range []string{"/api/v1/signals/search", "/mcp"} {

@@ -15,6 +15,7 @@ import (
 // keep paragraphs in RSS, carry an icon and a language, and date
 // themselves by their newest signal, alike in every format.
 func TestFeedDocuments(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	ta.put(storetest.Sig("paras", 0, func(s *model.Signal) {
 		s.Text = "First <paragraph>\nstill first\n\nSecond & last"
@@ -67,6 +68,7 @@ func TestFeedDocuments(t *testing.T) {
 // A hub shows its feeds by its title, and the list of hubs shows each
 // hub's.
 func TestHubFeedLinks(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, path := range []string{"/hubs/jobs", "/hubs"} {
 		_, body := ta.get(path, "Authorization", "")

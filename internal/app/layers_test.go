@@ -99,6 +99,7 @@ func chain(graph map[string][]string, floor map[string]int, u string) []string {
 }
 
 func TestImportLayers(t *testing.T) {
+	t.Parallel()
 	graph := importUnits(t)
 	for _, u := range deliveryUnits {
 		if _, ok := graph[u]; !ok {
@@ -119,6 +120,7 @@ func TestImportLayers(t *testing.T) {
 }
 
 func TestDeliveryPackagesSideBySide(t *testing.T) {
+	t.Parallel()
 	graph := importUnits(t)
 	for _, from := range deliveryUnits {
 		for _, to := range graph[from] {
@@ -130,6 +132,7 @@ func TestDeliveryPackagesSideBySide(t *testing.T) {
 }
 
 func TestLayerCount(t *testing.T) {
+	t.Parallel()
 	// a → b → c, a → c, d alone: three floors, and the chain runs through b.
 	graph := map[string][]string{"a": {"b", "c"}, "b": {"c"}, "c": nil, "d": nil}
 	floor := layers(graph)
@@ -161,6 +164,7 @@ func floorsPicture(floor map[string]int) string {
 // TestArchitectureFloors checks the picture of the floors in
 // docs/architecture.md against the import graph.
 func TestArchitectureFloors(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../../docs/architecture.md")
 	if err != nil {
 		t.Fatal(err)

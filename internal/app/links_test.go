@@ -10,6 +10,7 @@ import (
 
 // The discovery documents and the Markdown pages link only to what exists.
 func TestDocumentLinksExist(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	base := ta.cfg.BaseURL
 	link := regexp.MustCompile(regexp.QuoteMeta(base) + `[^\s"'<>)\]\x60,]*`)

@@ -14,6 +14,7 @@ import (
 // status shows on the next request, and the quota headers stay each
 // request's own.
 func TestListCacheFollowsTheData(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(storetest.Sig("first", 1))
 	const path = "/api/v1/signals?page_size=5&tags=funding"

@@ -34,6 +34,7 @@ func (s *syncBuffer) String() string {
 }
 
 func TestKeysNeverReachTheLog(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	ctx := context.Background()
 	a, err := New(ctx, testConfig(t),
@@ -79,6 +80,7 @@ func TestKeysNeverReachTheLog(t *testing.T) {
 func withLog(l *slog.Logger) Option { return func(a *App) { a.log = l } }
 
 func TestOneInfoLinePerMCPRequest(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	ta := newTestApp(t, withLog(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	start := len(logs.String())

@@ -88,6 +88,7 @@ const (
 )
 
 func TestMCPStructuredContentIsTheHTTPBody(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 1000, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
@@ -156,6 +157,7 @@ func problemOf(t *testing.T, res *sdk.CallToolResult, b []byte) map[string]any {
 }
 
 func TestMCPFailuresAreToolResults(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	cs := ta.mcpSession("")
@@ -215,6 +217,7 @@ func TestMCPFailuresAreToolResults(t *testing.T) {
 // list_signals refuses a page deeper than a listing with q reaches with
 // the HTTP API's problem, before the call is counted.
 func TestMCPListWithQReachesTenThousandDeep(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	cs := ta.mcpSession("")
@@ -237,6 +240,7 @@ func TestMCPListWithQReachesTenThousandDeep(t *testing.T) {
 }
 
 func TestMCPCounting(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	used := func() int {
@@ -288,6 +292,7 @@ func TestMCPCounting(t *testing.T) {
 }
 
 func TestMCPRateLimitHeaders(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 7, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
@@ -323,6 +328,7 @@ func TestMCPRateLimitHeaders(t *testing.T) {
 }
 
 func TestMCPAuthentication(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	challenge := `Bearer resource_metadata="https://signals.example/.well-known/oauth-protected-resource/mcp", scope="signals:read signals:search"`
 	for _, tc := range []struct {
@@ -349,6 +355,7 @@ func TestMCPAuthentication(t *testing.T) {
 }
 
 func TestMCPOriginAndHost(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, tc := range []struct {
 		name   string
@@ -383,6 +390,7 @@ func TestMCPOriginAndHost(t *testing.T) {
 }
 
 func TestMCPMethods(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_signals","arguments":{"q":"` + strings.Repeat("x", 33<<10) + `"}}}`
 	if resp, body := ta.mcpPost(big); resp.StatusCode != http.StatusRequestEntityTooLarge {
@@ -402,6 +410,7 @@ func TestMCPMethods(t *testing.T) {
 // TestMCPToolsMatchDiscovery keeps /.well-known/mcp.json true: the same
 // tools, with the same titles, as tools/list.
 func TestMCPToolsMatchDiscovery(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	res, err := ta.mcpSession("2025-11-25").ListTools(context.Background(), nil)
 	if err != nil {

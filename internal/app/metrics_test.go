@@ -54,6 +54,7 @@ func sample(t *testing.T, metrics, series string) float64 {
 // The build serving is one series of value 1, labelled as Prometheus
 // exporters label theirs.
 func TestMetricsNameTheBuild(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, withMetrics())
 	re := regexp.MustCompile(`(?m)^signals_build_info\{goversion="(go[^"]+)",revision="([^"]+)",version="([^"]+)"\} 1$`)
 	got := scrape(t, ta.App)
@@ -67,6 +68,7 @@ func TestMetricsNameTheBuild(t *testing.T) {
 }
 
 func TestMetricsCountTraffic(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: noon} // the whole test runs in one UTC minute
 	ta := newTestApp(t, WithClock(clk.Now), withMetrics())
 	ctx := context.Background()
@@ -159,6 +161,7 @@ func TestMetricsCountTraffic(t *testing.T) {
 }
 
 func TestMetricsAreOffByDefault(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	if ta.MetricsHandler() != nil {
 		t.Error("metrics on without SIGNALS_METRICS_ADDR")
@@ -170,6 +173,7 @@ func TestMetricsAreOffByDefault(t *testing.T) {
 }
 
 func TestServeMetricsOnItsOwnListener(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, withMetrics())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

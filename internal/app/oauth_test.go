@@ -155,6 +155,7 @@ func oauthError(err error) string {
 // after sign-in, PKCE, tool calls, refresh rotation and replay detection
 // with golang.org/x/oauth2 against the real server.
 func TestOAuthFlowWithGoClient(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	ctx := context.Background()
@@ -242,6 +243,7 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 }
 
 func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, "Slow"))
 	b := signedInBrowser(t, ta)
@@ -254,6 +256,7 @@ func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
 }
 
 func TestOAuthTokenRefusals(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	client := register(t, ta.srv.URL, "C")
 	other := register(t, ta.srv.URL, "Other")
@@ -319,6 +322,7 @@ func TestOAuthTokenRefusals(t *testing.T) {
 }
 
 func TestOAuthScopes(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, "Reader"), "signals:read")
@@ -361,6 +365,7 @@ func TestOAuthScopes(t *testing.T) {
 // A client's name is isolated on the consent page: bidi controls in it
 // cannot reorder the heading around it.
 func TestOAuthConsentIsolatesClientName(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	name := "\u202Eelgoog\u2066"
 	client := register(t, ta.srv.URL, name)
@@ -384,6 +389,7 @@ func TestOAuthConsentIsolatesClientName(t *testing.T) {
 }
 
 func TestOAuthAuthorizeRefusals(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	client := register(t, ta.srv.URL, "C")
 	b := signedInBrowser(t, ta)
@@ -444,6 +450,7 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 }
 
 func TestOAuthRegistrationRefusals(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	// uri is a loopback redirect URI of exactly n bytes.
 	uri := func(i, n int) string {
@@ -517,6 +524,7 @@ func registerFrom(h http.Handler, addr string) *httptest.ResponseRecorder {
 // clients an hour; then a 429 with Retry-After and an OAuth error, while
 // other addresses, and the same one in the next hour, still register.
 func TestOAuthRegistrationThrottle(t *testing.T) {
+	t.Parallel()
 	hour := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	clk := &clock{t: hour.Add(10 * time.Minute)}
 	ta := newTestApp(t, WithClock(clk.Now))
@@ -563,6 +571,7 @@ func TestOAuthRegistrationThrottle(t *testing.T) {
 // TestOAuthRegistrationThrottleAcrossReplicas: the count is the store's, so
 // two replicas together register no more than one would.
 func TestOAuthRegistrationThrottleAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: time.Date(2026, 11, 21, 12, 10, 0, 0, time.UTC)}
 	db, outbox := pgtest.FreshSchema(t), t.TempDir()
 	one, two := replicaServer(t, db, outbox, WithClock(clk.Now)), replicaServer(t, db, outbox, WithClock(clk.Now))
@@ -584,6 +593,7 @@ func TestOAuthRegistrationThrottleAcrossReplicas(t *testing.T) {
 // client 30 days after its connection ended; until then the client may
 // authorize again.
 func TestOAuthUnusedClientsAreDeleted(t *testing.T) {
+	t.Parallel()
 	clk := &clock{t: noon}
 	ta := newTestApp(t, WithClock(clk.Now))
 	b := signedInBrowser(t, ta)
@@ -615,6 +625,7 @@ func TestOAuthUnusedClientsAreDeleted(t *testing.T) {
 }
 
 func TestOAuthConnectionsInTheAccount(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	b := signedInBrowser(t, ta)
 	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, `<script>alert("x")</script>`))
@@ -660,6 +671,7 @@ func TestOAuthConnectionsInTheAccount(t *testing.T) {
 // database: a refresh token used on one and replayed on the other ends the
 // connection.
 func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
+	t.Parallel()
 	db, outbox := pgtest.FreshSchema(t), t.TempDir()
 	one, two := replicaServer(t, db, outbox), replicaServer(t, db, outbox)
 	b := newBrowser(&testApp{App: one.App, srv: one.srv, t: t})
@@ -705,6 +717,7 @@ func replicaServer(t *testing.T, db, outbox string, opts ...Option) replica {
 // against RFC 8414 §2 and §3 and RFC 9728 §2 and §3, and that the 401 of
 // /mcp leads to them.
 func TestOAuthMetadata(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	resp, body := ta.mcpPost(rpcListCall, "Authorization", "")
 	wantStatus(t, resp, body, http.StatusUnauthorized)
@@ -790,6 +803,7 @@ func jsonEqual(got, want any) bool {
 // The consent page names the account that would be connected, and signing
 // out from it leads back to the same request once signed in again.
 func TestOAuthConsentNamesTheAccount(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	client := register(t, ta.srv.URL, "Claude")
 	b := signedInBrowser(t, ta)
@@ -822,6 +836,7 @@ func TestOAuthConsentNamesTheAccount(t *testing.T) {
 // Sent to sign in by an app, a person reads which app asks, isolated so
 // that its name cannot turn the sentence around.
 func TestOAuthSignInNamesTheApp(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	name := "\u202Eelgoog\u2066 & co"
 	client := register(t, ta.srv.URL, name)

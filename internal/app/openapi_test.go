@@ -58,6 +58,7 @@ var wildcard = regexp.MustCompile(`\{[^}]*\}`)
 // against the OpenAPI document, and every documented operation against the
 // running service.
 func TestRouteTableIsDocumented(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ops := openAPIValidator(t, ta.App).Operations()
 	normal := map[string]string{} // path with "{}" for each template -> documented path
@@ -117,6 +118,7 @@ func TestRouteTableIsDocumented(t *testing.T) {
 // TestAPIAnswersOutsideTheDocument sends what no operation describes: each
 // answer must still be the documented 404 or 405 (checked by checkOpenAPI).
 func TestAPIAnswersOutsideTheDocument(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, tt := range []struct{ method, path string }{
 		{http.MethodGet, "/api"},

@@ -62,6 +62,7 @@ func wantListedCode(t *testing.T, name string, resp *http.Response, body string,
 // pages, the account area and the OAuth authorization endpoint: the codes
 // their pages show are the service's stable codes, with their statuses.
 func TestAccountPagesShowListedCodes(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	anonymous := newBrowser(ta)
 	b := signedInBrowser(t, ta)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDeveloperPages(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, path := range []string{"/developers", "/developers/api", "/developers/mcp", "/developers/errors"} {
 		t.Run(path, func(t *testing.T) {
@@ -56,6 +57,7 @@ func TestDeveloperPages(t *testing.T) {
 // Every problem type and the deprecation link point at an anchor that the
 // documentation has.
 func TestDocumentationAnchorsExist(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	_, errors := ta.get("/developers/errors", "Authorization", "")
 	for _, c := range failure.Codes {
@@ -73,6 +75,7 @@ func TestDocumentationAnchorsExist(t *testing.T) {
 // Unknown paths are 404 pages for people, problem details for programs
 // that prefer JSON and for every API path, and Markdown on request.
 func TestUnknownPaths(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	tests := []struct {
 		name, path, accept, contentType string

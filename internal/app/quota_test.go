@@ -33,6 +33,7 @@ func newClockApp(t *testing.T, at time.Time) (*testApp, *clock) {
 var noon = time.Date(2026, 11, 21, 12, 0, 15, 0, time.UTC)
 
 func TestMinuteCapIsExactUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -64,6 +65,7 @@ func TestMinuteCapIsExactUnderConcurrency(t *testing.T) {
 }
 
 func TestRateLimitHeadersAnd429(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	for i := 1; i <= 30; i++ {
 		resp, body := ta.get("/api/v1/signals")
@@ -98,6 +100,7 @@ func TestRateLimitHeadersAnd429(t *testing.T) {
 }
 
 func TestDailyCapAndSecondKey(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, time.Date(2026, 11, 21, 23, 59, 0, 0, time.UTC))
 	ctx := context.Background()
 	acct, _ := ta.Store().AccountByEmail(ctx, "dev@example.com")
@@ -131,6 +134,7 @@ func TestDailyCapAndSecondKey(t *testing.T) {
 }
 
 func TestUsageCountsItself(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.get("/api/v1/signals")
 	ta.get("/api/v1/signals?page_size=0") // invalid, but counted: it was authenticated
@@ -152,6 +156,7 @@ func TestUsageCountsItself(t *testing.T) {
 // was counted (the account's search is running, or its fresh searches of
 // the day are used) gives the request back, over HTTP and MCP alike.
 func TestRefusedSearchesDoNotCount(t *testing.T) {
+	t.Parallel()
 	ta, clk := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	ctx := context.Background()

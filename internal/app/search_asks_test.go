@@ -41,6 +41,7 @@ func matchIDs(ms []reads.SearchMatch) []string {
 // data through the real service, over HTTP and MCP: what a query asks for
 // (a kind of signal, a place) decides what matches, and each match says why.
 func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
+	t.Parallel()
 	ta := demoSearchApp(t)
 	search := func(query string) reads.SearchResponse {
 		t.Helper()
@@ -127,6 +128,7 @@ func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
 // consultation" (0.80) and "photograph a shop shelf to know what to
 // reorder" (0.49), though each ranks its answer first.
 func TestSearchAnswersQuestions(t *testing.T) {
+	t.Parallel()
 	ta := demoSearchApp(t)
 	const (
 		kinemo12M = "pn_d4abd660efcd" // Kinemo Robotique raises €12M

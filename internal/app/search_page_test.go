@@ -35,6 +35,7 @@ func (b *browser) searchPage(t *testing.T, query string, more url.Values, header
 // website and another from the API: both spend from one daily count, and
 // the same search repeated, from either, is a cache hit that costs nothing.
 func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	b := signedInBrowser(t, ta)
@@ -96,6 +97,7 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 // told what the search does and how to sign in; a prefetch and a HEAD run
 // nothing; the page is never kept by a cache nor given as Markdown.
 func TestSearchPageRunsNoSearchUnasked(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 
@@ -150,6 +152,7 @@ func TestSearchPageRunsNoSearchUnasked(t *testing.T) {
 // TestSearchPageRefusalsInWords: a spent allowance, and values no search
 // takes, read as sentences a person can act on, never as error codes.
 func TestSearchPageRefusalsInWords(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 100,
@@ -208,6 +211,7 @@ func TestSearchPageRefusalsInWords(t *testing.T) {
 // TestFeedHasASearchBox: the feed's search box leads to /search with the
 // feed's filters and words.
 func TestFeedHasASearchBox(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(fixtures()...)
 	resp, body := ta.get("/?tags=funding&q=robotics", "Authorization", "")

@@ -22,6 +22,7 @@ func (ta *testApp) search(body string, header ...string) (*http.Response, []byte
 }
 
 func TestSearchValidation(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	emoji := strings.Repeat("🤖", 600) // 1,200 UTF-16 code units
 	tests := []struct {
@@ -86,6 +87,7 @@ func TestSearchValidation(t *testing.T) {
 }
 
 func TestSearchAnswers(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	body := `{"query":"seed round for a robotics startup","limit":5}`
@@ -122,6 +124,7 @@ func TestSearchAnswers(t *testing.T) {
 // list of one, in the search body and in the arguments of the MCP tools
 // (through the SDK's client over HTTP), as agents often write it.
 func TestOneValueForAList(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	query := "hiring engineers in Paris"

@@ -30,6 +30,7 @@ func withTracking(path string) string {
 // names the clean address, with only the used parameters, their
 // non-default values, in a fixed order. The JSON API stays strict.
 func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	base := ta.cfg.BaseURL
 	pages := []struct{ path, canonical string }{
@@ -133,6 +134,7 @@ var codeNames = []string{"invalid_parameter", "unknown_parameter", "allowed_valu
 // it, saying what is allowed, with a link to the same address without it;
 // the rest of the address is kept, the tracking parameters are not.
 func TestSharedLinksExplainBadValues(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	base := ta.cfg.BaseURL
 	long := strings.Repeat("x", 201)

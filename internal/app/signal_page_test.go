@@ -19,6 +19,7 @@ import (
 // shows of it and its id; its full text stays behind a key; any signal
 // that is not public is a 404 like an unknown id.
 func TestSignalPage(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	long := strings.Repeat("word ", 200) + "THE-HIDDEN-TAIL"
 	ta.put(
@@ -94,6 +95,7 @@ func TestSignalPage(t *testing.T) {
 // Feed items and the feed pages link to each signal's page; JSON Feed
 // gives the source link as external_url.
 func TestFeedsLinkSignalPages(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	base := ta.cfg.BaseURL
 	_, body := ta.get("/feed.json", "Authorization", "")
@@ -133,6 +135,7 @@ func TestFeedsLinkSignalPages(t *testing.T) {
 // own query (a shared link's tracking parameters left out); its canonical
 // address leaves it out.
 func TestSignalPageWayBack(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	_, body := ta.get("/?tags=job&country=france", "Authorization", "")
 	link := `href="/signals/plain-2?from=%2F%3Ftags%3Djob%26country%3Dfrance"`
@@ -205,6 +208,7 @@ func relatedApp(t *testing.T) *testApp {
 // their stored vectors, nearest first, down to the threshold; it runs no
 // search, and so spends none of a signed-in reader's daily searches.
 func TestSignalPageRelated(t *testing.T) {
+	t.Parallel()
 	ta := relatedApp(t)
 	b := signedInBrowser(t, ta)
 	resp, body := b.get("/signals/own?from=" + url.QueryEscape("/?tags=funding"))
@@ -244,6 +248,7 @@ func TestSignalPageRelated(t *testing.T) {
 
 // At most five related signals are listed, however many are close.
 func TestSignalPageRelatedAtMostFive(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	vectors := map[string][]float32{"own": {1, 0}}
 	ta.put(storetest.Sig("own", 10))
@@ -270,6 +275,7 @@ func TestSignalPageRelatedAtMostFive(t *testing.T) {
 // as code spans, which read and copy as they are, and carries the same
 // heading, way back, note on the full text and related signals as the HTML.
 func TestSignalPageMarkdownGolden(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(
 		storetest.Sig("poll:3", 1, func(s *model.Signal) {

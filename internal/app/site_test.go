@@ -62,6 +62,7 @@ func newSiteApp(t *testing.T) *testApp {
 
 // Each kind of page, in HTML and in Markdown, is pinned by a golden file.
 func TestSitePagesGolden(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, tt := range []struct{ name, path string }{
 		{"home", "/?page_size=2"},
@@ -97,6 +98,7 @@ func TestSitePagesGolden(t *testing.T) {
 
 // Every HTML page carries the security headers and links to its feeds.
 func TestSiteHTMLHeaders(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, tt := range []struct{ path, feed string }{
 		{"/", `href="/feed.atom"`},
@@ -126,6 +128,7 @@ func TestSiteHTMLHeaders(t *testing.T) {
 // Signal text never becomes HTML markup, and source links are marked as
 // user-generated.
 func TestSiteHTMLEscapesSignals(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	_, body := ta.get("/", "Authorization", "")
 	for _, bad := range []string{"<script>alert", "<b>bold", "<img src=x", `href="javascript:`, `href="https://evil.example`} {
@@ -144,6 +147,7 @@ func TestSiteHTMLEscapesSignals(t *testing.T) {
 // In Markdown, nothing a signal says forms a link, an image, a heading or
 // HTML: parsing the page finds only the page's own structure.
 func TestSiteMarkdownEscapesSignals(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, path := range []string{"/", "/hubs/jobs", "/?q=%3Cb%3E%5Bx%5D(y)", "/signals/evil%2F1"} {
 		_, body := ta.get(path, "Authorization", "", "Accept", "text/markdown")
@@ -192,6 +196,7 @@ func headingOfOurs(h string) bool {
 // A bad filter is a 400: in HTML and Markdown explained in words, to a
 // program that asks for JSON as the API's problem details.
 func TestSiteBadFilter(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	_, apiBody := ta.get("/api/v1/signals?page_size=99")
 	want := decode[problem.Problem](t, apiBody)
@@ -228,6 +233,7 @@ func TestSiteBadFilter(t *testing.T) {
 // CONTRACT §1: Markdown with the front end's router headers is a conflict;
 // prefetch keeps the normal format; HEAD answers like GET without a body.
 func TestSiteNegotiation(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, path := range []string{"/", "/hubs/jobs", "/articles/hello", "/about", "/hubs", "/articles", "/signals/plain-1"} {
 		resp, body := ta.get(path, "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
@@ -258,6 +264,7 @@ func TestSiteNegotiation(t *testing.T) {
 // Every feed parses with a real feed parser and holds the public signals
 // of its filter with their source links, authors and dates.
 func TestFeeds(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, tt := range []struct {
 		path, contentType string
@@ -341,6 +348,7 @@ func TestFeeds(t *testing.T) {
 // Feeds answer conditional requests, and a change of the data changes
 // them at once.
 func TestFeedValidators(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	resp, first := ta.get("/feed.json", "Authorization", "")
 	etag, modified := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
@@ -377,6 +385,7 @@ func TestFeedValidators(t *testing.T) {
 // In Markdown, ids and authors' names are code spans that read as they
 // are: an agent copies tf-2026-11-0023, not tf\-2026\-11\-0023.
 func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	ta.put(storetest.Sig("tf-2026-11-0023", 9, func(s *model.Signal) { s.AuthorName = "scalinglaws_fan" }))
 	_, body := ta.get("/", "Authorization", "", "Accept", "text/markdown")
@@ -391,6 +400,7 @@ func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
 // and Open Graph tags; no page uses attributes HTML does not have (htmx
 // reads its data-hx-* forms).
 func TestSiteHTMLMetadata(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	base := ta.cfg.BaseURL
 	for _, tt := range []struct{ path, canonical string }{
@@ -436,6 +446,7 @@ func TestSiteHTMLMetadata(t *testing.T) {
 // field a signal supplies is isolated from the page's direction, and a
 // snippet says its language.
 func TestSiteHTMLSignalText(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	ta.put(storetest.Sig("bidi", 9, func(s *model.Signal) {
 		s.Text = "bell\a vt\v nul del\x7f c1\u0085 nonchar\ufffe \u202Ereversed\u202C and \u2066isolate"
@@ -463,6 +474,7 @@ func TestSiteHTMLSignalText(t *testing.T) {
 // A wrong address is a page for people: a sentence that shows the path
 // escaped, and links back to the site and its feeds.
 func TestSiteNotFoundPage(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	resp, body := ta.get("/nothing%3Cb%3E%E2%80%AE", "Authorization", "")
 	page := string(body)
@@ -492,6 +504,7 @@ func TestSiteNotFoundPage(t *testing.T) {
 // A filter that does not validate shows the feed's filter form again, with
 // what was sent and the error next to its field.
 func TestSiteBadFilterForm(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, tt := range []struct{ name, path, errorID, clear string }{
 		{"language", "/?tags=job&language=de&q=robots", "f-language-error", "/?tags=job&amp;q=robots"},
@@ -535,6 +548,7 @@ func TestSiteBadFilterForm(t *testing.T) {
 // the listing reaches, and nothing is listed. A hub whose filter holds q
 // reaches as deep.
 func TestSiteTooDeepPage(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	if err := ta.Store().CreateHub(context.Background(), model.Hub{Slug: "plain", Title: "Plain", Description: "Plain words.",
 		Filter: "q=plain"}); err != nil {
@@ -586,6 +600,7 @@ func TestSiteTooDeepPage(t *testing.T) {
 // A page past the end says so and leads to the last page that has
 // signals, not to a newer page as empty.
 func TestSitePastTheEnd(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	for _, tt := range []struct{ path, want, back string }{
 		{"/?page=999", "Go to the first page", `href="/"`},
@@ -613,6 +628,7 @@ func TestSitePastTheEnd(t *testing.T) {
 // without them, so that the address bar and shared links stay short, and a
 // change of a chip or a list submits the form where JavaScript runs.
 func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
+	t.Parallel()
 	ta := newSiteApp(t)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, tt := range []struct{ query, location string }{

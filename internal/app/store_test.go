@@ -17,6 +17,7 @@ import (
 // request whose reservation cannot be written fails, rather than being
 // served with a count a crash would lose.
 func TestCounterWriteFailureFailsTheRequest(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("SIGNALS_TEST_BACKEND") == "postgres" {
 		t.Skip("PostgreSQL counts in the database: nothing is reserved ahead")
 	}

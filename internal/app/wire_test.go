@@ -39,6 +39,7 @@ func (ta *testApp) mcpCall(tool, args string) (isError bool, content map[string]
 // many times: the problem must name the same one, the first in sorted order,
 // every time (query strings are maps, so any other rule varies).
 func TestUnknownParametersAreNamedInSortedOrder(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	if err := ta.Store().SetLimits(t.Context(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 1000, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestUnknownParametersAreNamedInSortedOrder(t *testing.T) {
 // another case is an unknown parameter, and a name given twice makes the
 // object ambiguous, so it is not valid JSON for the service.
 func TestJSONNamesAreExact(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	for _, tc := range []struct {
 		name, body string
@@ -100,6 +102,7 @@ func TestJSONNamesAreExact(t *testing.T) {
 // TestWholeNumbersAreIntegers: JSON Schema counts 5.0 as an integer, so the
 // service does too; 5.5 is still out of range.
 func TestWholeNumbersAreIntegers(t *testing.T) {
+	t.Parallel()
 	ta, _ := newClockApp(t, noon)
 	ta.put(fixtures()...)
 	for _, limit := range []string{"5.0", "5.00", "5e0", "0.5e1"} {
@@ -142,6 +145,7 @@ var limitStatement = regexp.MustCompile(`[0-9][0-9,]* (per minute|per UTC day|fr
 // limits it says they are the initial ones and where to read the actual
 // ones.
 func TestLimitsAreCalledInitial(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	res, err := ta.mcpSession("2025-11-25").ListTools(t.Context(), nil)
 	if err != nil {
@@ -190,6 +194,7 @@ func thousands(n int) string {
 // but for the long enumerations, which the tool schema gives as a pattern
 // and a resource that lists them.
 func TestMCPAndOpenAPIDescribeRequestsAlike(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	_, body := ta.get("/openapi.json")
 	var doc map[string]any
@@ -257,6 +262,7 @@ func inlineRefs(v any, schemas map[string]any) any {
 // UTF-8, a lone surrogate escape or NUL is refused over HTTP and MCP, never
 // searched with U+FFFD in its place; the list's q is held to the same rule.
 func TestSearchQueryMustBeUnicodeText(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t)
 	ta.put(fixtures()...)
 	for _, tc := range []struct{ name, body string }{
