@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -12,8 +13,6 @@ import (
 // substrings is PostgreSQL's substring index (migration 0016): pg_trgm's
 // GIN index over signal_text, one row for the public signals of one time.
 var substrings = &sqlstore.Substrings{
-	From:   `signal_text JOIN signals ON signals.published_ns = signal_text.at_ns`,
-	Newest: `signal_text.at_ns DESC`,
 	// An array, so that the planner looks the few signals up rather than
 	// checking every signal's text; by their row addresses, which the
 	// listing's index gives, so that each is one read of its page rather
@@ -26,10 +25,19 @@ var substrings = &sqlstore.Substrings{
 	Match:     match,
 }
 
-// match asks the index for the rows LIKE the folded substring. pg_trgm
-// takes its trigrams from runs of letters and digits; a substring without
-// a run of three is asked as the rows holding each of its characters.
+// match names the times whose signal_text may hold the folded substring.
+// pg_trgm takes its trigrams from runs of letters and digits; a substring
+// without a run of three is asked as the rows holding each of its
+// characters.
+//
+// The substring reaches the index through a subquery of its own, which the
+// planner cannot see into: every substring then has the same plan, a
+// bitmap scan of the index (all it has to choose from), which the server
+// plans once per connection. Seen, the pattern would have the statement
+// planned anew at every run, for more time than a rare substring's whole
+// reading.
 func match(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, bool, error) {
+	const candidates = `published_ns = ANY (ARRAY(SELECT at_ns FROM signal_text WHERE %s (SELECT ?::%s)))`
 	run := 0
 	for _, r := range folded {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -38,18 +46,13 @@ func match(_ context.Context, _ sqlstore.Reader, folded string) (string, []any, 
 			run = 0
 		}
 		if run == 3 {
-			return `signal_text.folded LIKE ?`, []any{"%" + likeEscaper.Replace(folded) + "%"}, true, nil
+			return fmt.Sprintf(candidates, `folded LIKE`, `text`), []any{"%" + likeEscaper.Replace(folded) + "%"}, true, nil
 		}
 	}
 	chars := strings.Split(folded, "")
 	slices.Sort(chars)
 	chars = slices.Compact(chars)
-	// The rows are found first, on their own (not LIKE as well, for which
-	// the planner could read the whole trigram index for want of a
-	// trigram): asked beside the listing's order and limit, the planner
-	// can choose to walk the order and read every row's characters.
-	return `signal_text.at_ns = ANY (ARRAY(SELECT at_ns FROM signal_text WHERE string_to_array(folded, NULL) @> ?))`,
-		[]any{chars}, true, nil
+	return fmt.Sprintf(candidates, `string_to_array(folded, NULL) @>`, `text[]`), []any{chars}, true, nil
 }
 
 // likeEscaper makes LIKE match s literally (backslash is its escape).

@@ -81,25 +81,28 @@ func (e *CommitError) Unwrap() error { return e.Err }
 // first reads the listing order. The background indexer fills it from
 // signal_text_pending, the times whose signals changed since.
 type Substrings struct {
-	// From is the index joined to signals, for a listing's FROM.
+	// From is the index joined to signals, for a listing's FROM, where the
+	// index is ordered.
 	From string
 	// Newest orders the joined rows by the index's key, newest first,
 	// which the engine reads in index order.
 	Newest string
 	// Unordered is true where the index names every candidate whatever
 	// the page (a GIN index): a listing then checks the newest signals for
-	// the substring before it asks the index, since a page of a common
-	// substring is found among them. Substrings of one or two characters
-	// are checked among the newest on every engine.
+	// the substring before it reads the index's candidates, in one
+	// statement, since a page of a common substring is found among them;
+	// Match's condition is on signals, and From and Newest are not used.
+	// Substrings of one or two characters are checked among the newest on
+	// every engine.
 	Unordered bool
 	// Among is the condition that a signal is one of those a subquery
 	// selects, given the subquery from its FROM on (%s): written so that
 	// the engine runs the subquery first and checks only those signals.
 	Among string
-	// Match returns the condition on From that keeps the documents that
-	// may hold the folded substring, with its arguments. ok is false when
-	// the index cannot narrow it down; cond is "" when no indexed document
-	// holds it. It reads through read.
+	// Match returns the condition on From (on signals where Unordered)
+	// that keeps the documents that may hold the folded substring, with its
+	// arguments. ok is false when the index cannot narrow it down; cond is
+	// "" when no indexed document holds it. It reads through read.
 	Match func(ctx context.Context, read Reader, folded string) (cond string, args []any, ok bool, err error)
 }
 

@@ -38,39 +38,38 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 	all, allArgs := filters+` AND `+l.holds, append(slices.Clone(filterArgs), l.holdArgs...)
 	offset := lq.Offset()
 	s := q.dialect.Substrings
-	var pending []model.Signal
-	readPending := true
-	if s.Unordered || utf8.RuneCountInString(folded) < 3 {
+	var cond string
+	var matchArgs []any
+	var ok bool
+	match := func() error {
+		return q.reading(ctx, func() (err error) {
+			cond, matchArgs, ok, err = s.Match(ctx, q.read, folded)
+			return err
+		})
+	}
+	if s.Unordered {
+		if err := match(); err != nil {
+			return nil, err
+		}
+		list, err := l.unordered(ctx, filters, filterArgs, cond, matchArgs, ok)
+		return list[min(len(list), offset):], err
+	}
+	if utf8.RuneCountInString(folded) < 3 {
 		among := fmt.Sprintf(s.Among, `FROM signals WHERE `+filters+orderSignals+` LIMIT ?`)
 		newest, newestArgs := among+` AND `+l.holds, append(append(slices.Clone(filterArgs), newestFirst), l.holdArgs...)
-		var list []model.Signal
-		var err error
-		if s.Unordered {
-			// The pending times are read in the same statement, one round
-			// trip less for every substring the newest do not answer.
-			list, pending, err = l.newestAndPending(ctx, newest, newestArgs, all, allArgs)
-			readPending = false
-		} else {
-			list, err = l.read(ctx, "signals", newest, newestArgs, orderSignals+` LIMIT ?`, l.need)
-		}
+		list, err := l.read(ctx, "signals", newest, newestArgs, orderSignals+` LIMIT ?`, l.need)
 		if err != nil || len(list) == l.need {
 			return list[min(len(list), offset):], err
 		}
 	}
-	var cond string
-	var matchArgs []any
-	var ok bool
-	err := q.reading(ctx, func() (err error) {
-		cond, matchArgs, ok, err = s.Match(ctx, q.read, folded)
-		return err
-	})
-	if err != nil {
+	if err := match(); err != nil {
 		return nil, err
 	}
 	if !ok { // the index cannot narrow it down: walk the listing
 		return l.read(ctx, "signals", all, allArgs, orderSignals+` LIMIT ? OFFSET ?`, lq.PageSize+1, offset)
 	}
 	var list []model.Signal
+	var err error
 	if cond != "" {
 		if list, err = l.read(ctx, s.From, cond+` AND `+all, append(slices.Clone(matchArgs), allArgs...),
 			` ORDER BY `+s.Newest+` LIMIT ?`, l.need); err != nil {
@@ -87,10 +86,9 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 			list = append(list, rest...)
 		}
 	}
-	if readPending {
-		if pending, err = l.read(ctx, "signals", pendingOnly+all, allArgs, orderSignals+` LIMIT ?`, l.need); err != nil {
-			return nil, err
-		}
+	pending, err := l.read(ctx, "signals", pendingOnly+all, allArgs, orderSignals+` LIMIT ?`, l.need)
+	if err != nil {
+		return nil, err
 	}
 	list = inListingOrder(append(list, pending...))
 	return list[min(len(list), offset):min(len(list), l.need)], nil
@@ -119,42 +117,73 @@ func (l substringListing) read(ctx context.Context, from, where string, whereArg
 // they changed.
 const pendingOnly = `published_ns IN (SELECT published_ns FROM signal_text_pending) AND `
 
-// newestAndPending reads, in one statement, the signals meeting newest
-// (with newestArgs) and those of pending times meeting all (with allArgs),
-// each in listing order and up to the matches the page needs. Each part
-// keeps its own plan; neither holds the index's probe, which is planned
-// anew at every run.
-func (l substringListing) newestAndPending(ctx context.Context, newest string, newestArgs []any, all string, allArgs []any) (list, pending []model.Signal, err error) {
-	part := func(n int, where string) string {
-		return `SELECT * FROM (SELECT ` + signalColumns + `, ` + strconv.Itoa(n) + ` AS part FROM signals WHERE ` + where +
-			orderSignals + ` LIMIT ?) AS part` + strconv.Itoa(n)
+// unordered reads the matches of a listing by substring in one statement,
+// for an index that names every candidate whatever the page
+// (Substrings.Unordered), as three parts: the newest signals of the
+// listing (newestFirst of them) checked directly; the signals of the times
+// the index has not read since they changed; and the index's candidates
+// (cond, with matchArgs; every signal when the index cannot narrow the
+// substring down, none when no indexed text holds it), which the engine
+// reads only when the newest do not fill the page, as a common substring's
+// do. Each part is read in listing order, up to the matches the page needs.
+//
+// Its limits are written into its text, and Match hides the substring from
+// the planner: the engine plans the statement once per connection, the
+// same for every substring, instead of at every run, where planning would
+// cost more than a rare substring's whole reading.
+func (l substringListing) unordered(ctx context.Context, filters string, filterArgs []any, cond string, matchArgs []any, ok bool) ([]model.Signal, error) {
+	need := strconv.Itoa(l.need)
+	columns := func(part int) string {
+		return `SELECT ` + signalColumns + `, ` + strconv.Itoa(part) + ` AS part FROM signals WHERE `
 	}
-	args := append(append([]any{l.snippet}, newestArgs...), l.need, l.snippet)
-	args = append(append(args, allArgs...), l.need)
-	err = l.q.reading(ctx, func() error {
-		list, pending = nil, nil
-		rows, err := l.q.read.QueryContext(ctx, l.q.bind(part(0, newest)+` UNION ALL `+part(1, pendingOnly+all)), args...)
+	all := filters + ` AND ` + l.holds
+	allArgs := append(slices.Clone(filterArgs), l.holdArgs...)
+	newest := columns(0) + fmt.Sprintf(l.q.dialect.Substrings.Among, `FROM signals WHERE `+filters+orderSignals+
+		` LIMIT `+strconv.Itoa(newestFirst)) + ` AND ` + l.holds + orderSignals + ` LIMIT ` + need
+	query := `WITH newest AS MATERIALIZED (` + newest + `) SELECT * FROM newest UNION ALL SELECT * FROM (` +
+		columns(1) + pendingOnly + all + orderSignals + ` LIMIT ` + need + `) AS pending`
+	args := append(append(append([]any{l.snippet}, filterArgs...), l.holdArgs...), l.snippet)
+	args = append(args, allArgs...)
+	if ok && cond != "" {
+		cond += ` AND `
+	}
+	if !ok || cond != "" {
+		query += ` UNION ALL SELECT * FROM (` + columns(2) + cond + all + orderSignals + ` LIMIT ` + need +
+			`) AS candidates WHERE (SELECT count(*) FROM newest) < ` + need
+		args = append(append(append(args, l.snippet), matchArgs...), allArgs...)
+	}
+	var newestList, rest []model.Signal
+	err := l.q.reading(ctx, func() error {
+		newestList, rest = nil, nil
+		rows, err := l.q.read.QueryContext(ctx, l.q.bind(query), args...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var n int64
-			s, err := scanSignal(rows, &n)
+			var part int64
+			s, err := scanSignal(rows, &part)
 			if err != nil {
 				return err
 			}
-			if n == 0 {
-				list = append(list, s)
+			if part == 0 {
+				newestList = append(newestList, s)
 			} else {
-				pending = append(pending, s)
+				rest = append(rest, s)
 			}
 		}
-		// Each part was read in its order; the union keeps no order.
-		list = inListingOrder(list)
 		return rows.Err()
 	})
-	return list, pending, err
+	if err != nil {
+		return nil, err
+	}
+	if len(newestList) == l.need {
+		return inListingOrder(newestList), nil
+	}
+	// The candidates and the pending signals hold every match, those among
+	// the newest included.
+	rest = inListingOrder(rest)
+	return rest[:min(len(rest), l.need)], nil
 }
 
 // inListingOrder sorts list in the listing order and drops the signals
