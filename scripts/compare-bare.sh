@@ -4,7 +4,7 @@
 # 16 keep-alive clients, alternating one-second slices between the two, once
 # the server's background work (substring index, embeddings) is done.
 #
-#   bash scripts/compare-bare.sh [-n N] [-slices S] [-accounts A] [-db URL] [-redis URL] [-gzip]
+#   bash scripts/compare-bare.sh [-n N] [-slices S] [-accounts A] [-db URL] [-redis URL] [-gzip] [-wrk]
 #
 #   -n N         synthetic signals (default 100000)
 #   -slices S    one-second slices per server (default 10)
@@ -20,6 +20,10 @@
 #                its commands per request served and their cost
 #   -gzip        the clients ask for gzip, and the bare server sends the
 #                gzipped bytes of the same response
+#   -wrk         load with wrk (16 connections, 2 threads, one account's key)
+#                in 5-second slices, alternating, instead of tools/compare:
+#                a lighter client, which leaves more of the machine to the
+#                servers and so shows their own costs more
 #
 # With -db it also reports PostgreSQL's commits per request served by
 # Signals: the growth of pg_stat_database.xact_commit of the fresh database
@@ -29,7 +33,7 @@
 # just before, and the per-request figure without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=100000 slices=10 accounts=1 db="" redis="" gzip=()
+n=100000 slices=10 accounts=1 db="" redis="" gzip=() wrk=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) n=$2; shift 2 ;;
@@ -38,9 +42,14 @@ while [ $# -gt 0 ]; do
     -db) db=$2; shift 2 ;;
     -redis) redis=$2; shift 2 ;;
     -gzip) gzip=(-gzip); shift ;;
-    *) echo "usage: $0 [-n N] [-slices S] [-accounts A] [-db postgres://...] [-redis redis://...|start] [-gzip]" >&2; exit 2 ;;
+    -wrk) wrk=1; shift ;;
+    *) echo "usage: $0 [-n N] [-slices S] [-accounts A] [-db postgres://...] [-redis redis://...|start] [-gzip] [-wrk]" >&2; exit 2 ;;
   esac
 done
+if [ -n "$wrk" ]; then
+  [ "$accounts" = 1 ] || { echo "-wrk loads with one account's key: use -accounts 1" >&2; exit 2; }
+  command -v wrk >/dev/null || { echo "-wrk needs wrk (apt-get install wrk)" >&2; exit 2; }
+fi
 dir=$(mktemp -d)
 fresh=""
 cleanup() {
@@ -121,6 +130,26 @@ commits() {
 # redis_cpu prints the CPU seconds of the Redis started here, its network
 # work included.
 redis_cpu() { redis-cli -s "$dir/redis.sock" info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { s += $2 } END { print s }'; }
+# wrk_slices loads the server on port $1 and the bare one on $2 in turn,
+# 5-second slices of wrk, and prints the lines tools/compare prints (the
+# requests each served, req/s, their ratio).
+wrk_slices() {
+  local headers=(-H "Authorization: Bearer $key")
+  if [ ${#gzip[@]} -gt 0 ]; then headers+=(-H "Accept-Encoding: gzip"); fi
+  for i in $(seq 1 "$slices"); do
+    for side in a b; do
+      p=$1; [ "$side" = b ] && p=$2
+      wrk -t2 -c16 -d5s "${headers[@]}" "http://127.0.0.1:$p$path" |
+        awk -v side="$side" '/^ *[0-9]+ requests in/ { print side, $1 }'
+    done
+  done | awk -v s="$slices" '
+    { n[$1] += $2 }
+    END {
+      printf "a wrk %d requests %d req/s\n", n["a"], n["a"] / (5 * s)
+      printf "b wrk %d requests %d req/s\n", n["b"], n["b"] / (5 * s)
+      printf "a/b throughput ratio %.2f\n", n["a"] / n["b"]
+    }'
+}
 for a in ${accounts//,/ }; do
   head -n "$a" "$dir/keys" > "$dir/keys-$a"
   echo "store: $store, $n signals, $a account(s)"
@@ -132,7 +161,11 @@ for a in ${accounts//,/ }; do
     redis-cli -s "$dir/redis.sock" config resetstat >/dev/null
     cpu_before=$(redis_cpu)
   fi
-  "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices" | tee "$dir/compare.out"
+  if [ -n "$wrk" ]; then
+    wrk_slices "$port" "$((port + 1))" | tee "$dir/compare.out"
+  else
+    "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices" | tee "$dir/compare.out"
+  fi
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   served=$(awk '$1 == "a" { print $3 }' "$dir/compare.out")
   if [ "$redis" = start ]; then

@@ -6,6 +6,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
+	"sync/atomic"
 
 	"signals/internal/store/sqlstore"
 )
@@ -18,6 +20,29 @@ import (
 // SQLite's own work on it: generationReaders run it on connections of
 // their own, as a statement prepared once on each, through the driver.
 
+// Reading them from the file still costs a read transaction of SQLite,
+// whose locks are system calls, and the connection's round of the driver:
+// more than the rest of a cached request. So a read first looks at the
+// header of the WAL index, the first 96 bytes of the -shm file, which SQLite
+// rewrites at every commit of any connection of any process (its two
+// copies hold the transaction counter, the last frame and their checksums;
+// https://www.sqlite.org/walformat.html). While it is the one seen at the
+// last read, nothing was committed since and the generations read then
+// still hold; once it differs, they are read again. The header is read
+// before the generations, so that a commit between the two only makes the
+// next request read again. Without the -shm file (another journal mode, a
+// file system that has none) every request reads them.
+
+// walIndexHeader is the size of the WAL index header's two copies.
+const walIndexHeader = 96
+
+// seenGenerations are the generations read while the WAL index header was
+// header.
+type seenGenerations struct {
+	header               [walIndexHeader]byte
+	signals, credentials int64
+}
+
 // generationQuery reads both generations in one statement.
 const generationQuery = `SELECT s.n, c.n FROM signal_generation s, credential_generation c WHERE s.id = 1 AND c.id = 1`
 
@@ -27,6 +52,11 @@ type generationReaders struct {
 	db     *sql.DB
 	conns  chan generationConn
 	closed chan struct{}
+
+	// shm is the database's -shm file, nil without one; seen is the last
+	// read and the header it was read under.
+	shm  *os.File
+	seen atomic.Pointer[seenGenerations]
 }
 
 // errClosed is a read after Close.
@@ -38,8 +68,8 @@ type generationConn struct {
 }
 
 // openGenerationReaders opens n connections by dsn and prepares the query
-// on each.
-func openGenerationReaders(ctx context.Context, dsn string, n int) (*generationReaders, error) {
+// on each; shm is the database's -shm file, read if it can be opened.
+func openGenerationReaders(ctx context.Context, dsn, shm string, n int) (*generationReaders, error) {
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -66,7 +96,32 @@ func openGenerationReaders(ctx context.Context, dsn string, n int) (*generationR
 		}
 		g.conns <- c
 	}
+	if f, err := os.Open(shm); err == nil {
+		g.shm = f
+	}
 	return g, nil
+}
+
+// header reads the WAL index header; ok is false when it cannot.
+func (g *generationReaders) header() (h [walIndexHeader]byte, ok bool) {
+	if g.shm == nil {
+		return h, false
+	}
+	n, err := g.shm.ReadAt(h[:], 0)
+	return h, err == nil && n == len(h)
+}
+
+// generations returns the generations read last when nothing was
+// committed since, and reads them otherwise.
+func (g *generationReaders) generations(ctx context.Context) (signals, credentials int64, err error) {
+	h, ok := g.header()
+	if seen := g.seen.Load(); ok && seen != nil && seen.header == h {
+		return seen.signals, seen.credentials, nil
+	}
+	if signals, credentials, err = g.read(ctx); err == nil && ok {
+		g.seen.Store(&seenGenerations{header: h, signals: signals, credentials: credentials})
+	}
+	return signals, credentials, err
 }
 
 // read runs the query on one of the connections, waiting for one to be free.
@@ -111,11 +166,14 @@ func (g *generationReaders) Close() error {
 		c := <-g.conns
 		errs = append(errs, c.conn.Raw(func(any) error { return c.stmt.Close() }), c.conn.Close())
 	}
+	if g.shm != nil {
+		errs = append(errs, g.shm.Close())
+	}
 	return errors.Join(append(errs, g.db.Close())...)
 }
 
 // Generations reads the signals' and the credentials' generations.
 func (db *DB) Generations(ctx context.Context) (signals, credentials int64, err error) {
-	signals, credentials, err = db.gens.read(ctx)
+	signals, credentials, err = db.gens.generations(ctx)
 	return signals, credentials, sqlstore.Wrap("read generations", err)
 }

@@ -116,7 +116,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	read.SetMaxOpenConns(readers)
 	read.SetMaxIdleConns(readers)
 	db.read = &readPool{DB: read, stmts: map[string]*sql.Stmt{}}
-	if db.gens, err = openGenerationReaders(ctx, dsn(generationCacheSize)+"&mode=ro", generationConns); err != nil {
+	if db.gens, err = openGenerationReaders(ctx, dsn(generationCacheSize)+"&mode=ro", path+"-shm", generationConns); err != nil {
 		return nil, sqlstore.Wrap("open "+path, errors.Join(err, db.read.Close(), write.Close()))
 	}
 	db.Queries = sqlstore.New(db.read, write, dialect)

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,4 +196,54 @@ func openTemp(t *testing.T) (*DB, string) {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db, path
+}
+
+// Generations read from memory while the WAL index header is unchanged:
+// every commit through another handle of the file (an operator command's,
+// in another process) moves it, and the next read sees the commit; reads
+// with nothing committed between them give the same generations.
+func TestGenerationsSeeOtherHandles(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "signals.db")
+	served, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer served.Close()
+	if served.gens.shm == nil {
+		t.Fatal("the -shm file was not opened: every request would read the generations")
+	}
+	other, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	a, err := other.CreateAccount(ctx, "gens@example.com", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		signals, credentials, err := served.Generations(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, c, err := served.Generations(ctx); err != nil || s != signals || c != credentials {
+			t.Fatalf("nothing committed, yet %d %d then %d %d (%v)", signals, credentials, s, c, err)
+		}
+		if i%2 == 0 {
+			limits := model.Limits{DailyRequests: 100 + i, MinuteRequests: 10, DailySearches: 1, ConcurrentSearches: 1}
+			if err := other.SetLimits(ctx, a.ID, limits); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			storetest.Put(t, other, storetest.Sig(fmt.Sprintf("g%d", i), i))
+		}
+		s, c, err := served.Generations(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved := s != signals || c != credentials; !moved {
+			t.Fatalf("step %d: a commit by another handle did not move the generations (%d %d)", i, s, c)
+		}
+	}
 }
