@@ -51,7 +51,7 @@ func (q *Queries) listSubstring(ctx context.Context, lq model.ListQuery, where s
 		if err := match(); err != nil {
 			return nil, err
 		}
-		list, err := l.unordered(ctx, filters, filterArgs, cond, matchArgs, ok)
+		list, err := l.unordered(ctx, filters, filterArgs, all, allArgs, cond, matchArgs, ok)
 		return list[min(len(list), offset):], err
 	}
 	if utf8.RuneCountInString(folded) < 3 {
@@ -120,24 +120,24 @@ const pendingOnly = `published_ns IN (SELECT published_ns FROM signal_text_pendi
 // unordered reads the matches of a listing by substring in one statement,
 // for an index that names every candidate whatever the page
 // (Substrings.Unordered), as three parts: the newest signals of the
-// listing (newestFirst of them) checked directly; the signals of the times
-// the index has not read since they changed; and the index's candidates
-// (cond, with matchArgs; every signal when the index cannot narrow the
-// substring down, none when no indexed text holds it), which the engine
-// reads only when the newest do not fill the page, as a common substring's
-// do. Each part is read in listing order, up to the matches the page needs.
+// listing (filters, with filterArgs; newestFirst of them) checked
+// directly; the signals of the times the index has not read since they
+// changed (all, with allArgs: the filters and the substring); and the
+// index's candidates (cond, with matchArgs; every signal when the index
+// cannot narrow the substring down, none when no indexed text holds it),
+// which the engine reads only when the newest do not fill the page, as a
+// common substring's do. Each part is read in listing order, up to the matches the page needs.
 //
 // Its limits are written into its text, and Match hides the substring from
 // the planner: the engine plans the statement once per connection, the
 // same for every substring, instead of at every run, where planning would
 // cost more than a rare substring's whole reading.
-func (l substringListing) unordered(ctx context.Context, filters string, filterArgs []any, cond string, matchArgs []any, ok bool) ([]model.Signal, error) {
+func (l substringListing) unordered(ctx context.Context, filters string, filterArgs []any, all string, allArgs []any,
+	cond string, matchArgs []any, ok bool) ([]model.Signal, error) {
 	need := strconv.Itoa(l.need)
 	columns := func(part int) string {
 		return `SELECT ` + signalColumns + `, ` + strconv.Itoa(part) + ` AS part FROM signals WHERE `
 	}
-	all := filters + ` AND ` + l.holds
-	allArgs := append(slices.Clone(filterArgs), l.holdArgs...)
 	newest := columns(0) + fmt.Sprintf(l.q.dialect.Substrings.Among, `FROM signals WHERE `+filters+orderSignals+
 		` LIMIT `+strconv.Itoa(newestFirst)) + ` AND ` + l.holds + orderSignals + ` LIMIT ` + need
 	query := `WITH newest AS MATERIALIZED (` + newest + `) SELECT * FROM newest UNION ALL SELECT * FROM (` +
