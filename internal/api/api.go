@@ -192,11 +192,18 @@ func (a *API) writeJSON(w http.ResponseWriter, r *http.Request, v any, aliases b
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// The values every JSON answer sends, made once and set straight into the
+// header map (the names are in http.Header's form); a header set later
+// replaces a slice and never writes into it.
+var (
+	jsonType = []string{"application/json"}
+	noStore  = []string{"no-store"}
+)
+
 // writeHeader sends the status and headers of a JSON answer.
 func (a *API) writeHeader(w http.ResponseWriter, aliases bool) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
+	h["Content-Type"], h["Cache-Control"] = jsonType, noStore
 	if aliases {
 		problem.MarkDeprecatedAliases(h, a.BaseURL)
 	}

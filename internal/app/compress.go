@@ -30,7 +30,7 @@ func compressed(next http.Handler) http.Handler {
 		if len(r.Header["Accept-Encoding"]) == 0 {
 			// Nothing to compress for this client: the same Vary as the
 			// wrapper's, without its writer in the way of every write.
-			w.Header().Add("Vary", "Accept-Encoding")
+			addVary(w.Header())
 			next.ServeHTTP(&varyWriter{ResponseWriter: w}, r)
 			return
 		}
@@ -59,6 +59,20 @@ func compressible(ct string) bool {
 // varyWriter completes the headers as they are sent: Vary names
 // Accept-Encoding even when a handler set Vary itself, and an entity tag
 // is weak when weakETag is set.
+// varyAcceptEncoding is the Vary value of a response that names no other,
+// made once; a header added later copies the slice rather than write into
+// it.
+var varyAcceptEncoding = []string{"Accept-Encoding"}
+
+// addVary adds Accept-Encoding to the Vary of h.
+func addVary(h http.Header) {
+	if len(h["Vary"]) == 0 {
+		h["Vary"] = varyAcceptEncoding
+		return
+	}
+	h.Add("Vary", "Accept-Encoding")
+}
+
 type varyWriter struct {
 	http.ResponseWriter
 	weakETag bool
@@ -72,7 +86,7 @@ func (w *varyWriter) header() {
 	w.sent = true
 	h := w.ResponseWriter.Header()
 	if !varies(h, "Accept-Encoding") {
-		h.Add("Vary", "Accept-Encoding")
+		addVary(h)
 	}
 	if et := h.Get("ETag"); w.weakETag && et != "" && !strings.HasPrefix(et, "W/") {
 		h.Set("ETag", "W/"+et)

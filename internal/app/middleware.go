@@ -31,11 +31,17 @@ func requestID(next http.Handler) http.Handler {
 			id = newRequestID()
 			r.Header.Set(problem.RequestIDHeader, id)
 		}
-		w.Header().Set(problem.RequestIDHeader, id)
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		// Straight into the map: the names are in http.Header's form.
+		h := w.Header()
+		h[problem.RequestIDHeader] = []string{id}
+		h["X-Content-Type-Options"] = nosniff
 		next.ServeHTTP(w, r)
 	})
 }
+
+// nosniff is the X-Content-Type-Options value of every response, made
+// once; a header set later replaces the slice and never writes into it.
+var nosniff = []string{"nosniff"}
 
 var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
 

@@ -124,9 +124,11 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 			"OAuth access tokens are for "+a.Problems.BaseURL+"/mcp only; the HTTP API takes an API key, made at "+
 				a.Problems.BaseURL+"/account")
 	}
-	invalid := failure.New(failure.CodeInvalidCredentials, "the API key is not valid or was revoked")
+	invalid := func() error {
+		return failure.New(failure.CodeInvalidCredentials, "the API key is not valid or was revoked")
+	}
 	if !WellFormed(token) {
-		return Principal{}, invalid
+		return Principal{}, invalid()
 	}
 	hash := Hash(token)
 	signals, credentials, err := a.Store.Generations(r.Context())
@@ -137,7 +139,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 	if !ok {
 		key, stored, acct, err := a.Store.KeyByHash(r.Context(), hash)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && !Equal(stored, hash)) {
-			return Principal{}, invalid
+			return Principal{}, invalid()
 		}
 		if err != nil {
 			return Principal{}, err

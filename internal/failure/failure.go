@@ -126,6 +126,9 @@ func (e *Error) Error() string { return string(e.Code) + ": " + e.Detail }
 // As finds the failure in err's chain, so that a failure wrapped with %w
 // on its way up keeps its code.
 func As(err error) (*Error, bool) {
+	if err == nil { // errors.As would still allocate f
+		return nil, false
+	}
 	var f *Error
 	ok := errors.As(err, &f)
 	return f, ok

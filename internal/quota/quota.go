@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"signals/internal/auth"
@@ -119,26 +120,43 @@ func (l *Limiter) Peek(ctx context.Context, acct model.Account) (Counted, error)
 }
 
 // Policy is the RateLimit-Policy value for a minute cap.
-func Policy(minuteCap int) string { return fmt.Sprintf(`"minute";q=%d;w=60`, minuteCap) }
+func Policy(minuteCap int) string {
+	return `"minute";q=` + strconv.Itoa(minuteCap) + `;w=60`
+}
+
+// The header names in the form http.Header keeps them in: set straight
+// into the map, they are not canonicalized again at every request.
+const (
+	policyHeader    = "Ratelimit-Policy"
+	rateLimitHeader = "Ratelimit"
+)
+
+// initialPolicy is the RateLimit-Policy value of the initial limits, made
+// once; a header set later replaces the slice and never writes into it.
+var initialPolicy = []string{Policy(model.InitialLimits.MinuteRequests)}
 
 // SetHeaders advertises the account's minute cap, the requests remaining
 // after this one and the seconds until the next UTC minute
 // (draft-ietf-httpapi-ratelimit-headers).
 func (c Counted) SetHeaders(h http.Header) {
-	h.Set("RateLimit-Policy", Policy(c.Limits.MinuteRequests))
+	if c.Limits.MinuteRequests == model.InitialLimits.MinuteRequests {
+		h[policyHeader] = initialPolicy
+	} else {
+		h[policyHeader] = []string{Policy(c.Limits.MinuteRequests)}
+	}
 	remaining := max(c.Limits.MinuteRequests-c.Usage.MinuteUsed, 0)
 	if c.Usage.Denied == model.LimitDay {
 		remaining = 0
 	}
 	reset := model.SecondsUntil(c.At, c.Usage.MinuteStart.Add(time.Minute))
-	h.Set("RateLimit", fmt.Sprintf(`"minute";r=%d;t=%d`, remaining, reset))
+	h[rateLimitHeader] = []string{`"minute";r=` + strconv.Itoa(remaining) + `;t=` + strconv.Itoa(reset)}
 }
 
 // DefaultPolicy advertises the initial minute cap on every response of
 // next; Count replaces it with the account's actual cap once it is known.
 func DefaultPolicy(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("RateLimit-Policy", Policy(model.InitialLimits.MinuteRequests))
+		w.Header()[policyHeader] = initialPolicy
 		next.ServeHTTP(w, r)
 	})
 }
