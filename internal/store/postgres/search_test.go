@@ -3,12 +3,16 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"signals/internal/demo"
 	"signals/internal/model"
 	"signals/internal/store"
+	"signals/internal/store/postgres/pgtest"
 	"signals/internal/store/storetest"
 )
 
@@ -87,5 +91,47 @@ func TestSearchSlotsAcrossPools(t *testing.T) {
 	}
 	if _, _, err := pools[0].AcquireSearchSlot(ctx, 999999, 1, now, lease); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("slot for a missing account: %v, want ErrNotFound", err)
+	}
+}
+
+// A listing by substring is one statement whose plan does not depend on
+// the substring: after PostgreSQL's five custom plans, its connection
+// keeps a generic one instead of planning it anew for every substring. It
+// fails, for one, when the count of newest signals checked is a parameter
+// rather than written into the text: a generic plan then reckons it at a
+// tenth of the table, and every run is planned for its own.
+func TestSubstringListingKeepsOnePlan(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	// One connection, so that every listing and the look at its prepared
+	// statements share it.
+	db, err := Open(ctx, pgtest.WithParam(pgtest.FreshSchema(t), "pool_max_conns", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	// Enough signals, analyzed, that a plan made without the statement's
+	// values can cost more than one made with them.
+	storetest.Put(t, db, slices.Collect(demo.Synthetic(3000, 1))...)
+	if _, err := db.IndexSubstrings(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Statistics as a large archive has them (its import analyzes).
+	if _, err := db.pool.Exec(ctx, `ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		q := model.ListQuery{Q: fmt.Sprintf("zqxjvw%d", i), Page: 1, PageSize: 20}
+		if list, _, err := db.ListSignals(ctx, q); err != nil || len(list) != 0 {
+			t.Fatalf("%s: %d signals, %v; want none", q.Q, len(list), err)
+		}
+	}
+	var generic, custom int64
+	if err := db.sql.QueryRowContext(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements
+		WHERE statement LIKE 'WITH newest AS MATERIALIZED %'`).Scan(&generic, &custom); err != nil {
+		t.Fatal(err)
+	}
+	if generic < 5 {
+		t.Errorf("the listing was planned %d times and kept a generic plan %d times in 10 runs; want a generic plan from the sixth on", custom, generic)
 	}
 }

@@ -247,3 +247,35 @@ func TestGenerationsSeeOtherHandles(t *testing.T) {
 		}
 	}
 }
+
+// While nothing is committed, Generations answers without reading the
+// file: with every generation connection taken, a read would wait for one
+// until its deadline.
+func TestGenerationsUnchangedReadNothing(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "signals.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	signals, credentials, err := db.Generations(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var taken []generationConn
+	for range generationConns {
+		taken = append(taken, <-db.gens.conns)
+	}
+	defer func() {
+		for _, c := range taken {
+			db.gens.conns <- c
+		}
+	}()
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	for range 100 {
+		if s, c, err := db.Generations(short); err != nil || s != signals || c != credentials {
+			t.Fatalf("nothing committed: %d %d, %v; want %d %d from memory", s, c, err, signals, credentials)
+		}
+	}
+}
