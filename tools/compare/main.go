@@ -17,14 +17,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"signals/tools/internal/loopback"
 )
 
 func main() {
@@ -54,8 +54,7 @@ func main() {
 		*keyB = keysA[0]
 	}
 	for _, base := range []string{*a, *b} {
-		u, err := url.Parse(base)
-		if err != nil || !isLoopback(u.Hostname()) {
+		if !loopback.URL(base) {
 			fail("-a and -b must be loopback addresses such as http://127.0.0.1:8080")
 		}
 	}
@@ -114,14 +113,6 @@ func main() {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 func fail(msg string) {
 	fmt.Fprintln(os.Stderr, "compare:", msg)

@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -20,6 +19,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"signals/tools/internal/loopback"
 )
 
 func main() {
@@ -28,8 +29,7 @@ func main() {
 	n := flag.Int("n", 20000, "requests in all")
 	c := flag.Int("c", 16, "concurrent clients")
 	flag.Parse()
-	u, err := url.Parse(*base)
-	if err != nil || !isLoopback(u.Hostname()) {
+	if !loopback.URL(*base) {
 		fail("-base must be a loopback address such as http://127.0.0.1:8080")
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *c}, Timeout: 30 * time.Second}
@@ -98,14 +98,6 @@ func main() {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 func fail(msg string) {
 	fmt.Fprintln(os.Stderr, "load:", msg)

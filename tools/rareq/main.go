@@ -13,12 +13,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"time"
+
+	"signals/tools/internal/loopback"
 )
 
 func main() {
@@ -28,8 +28,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "rounds of 20 rare substrings")
 	first := flag.Int("first", 0, "the first value's number: a value asked before comes from the list cache")
 	flag.Parse()
-	u, err := url.Parse(*base)
-	if err != nil || !isLoopback(u.Hostname()) {
+	if !loopback.URL(*base) {
 		fail("-base must be a loopback address such as http://127.0.0.1:8080")
 	}
 	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 30 * time.Second}
@@ -71,14 +70,6 @@ func median(d []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 func fail(msg string) {
 	fmt.Fprintln(os.Stderr, "rareq:", msg)
