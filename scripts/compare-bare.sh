@@ -23,7 +23,11 @@
 #   -wrk         load with wrk (16 connections, 2 threads, one account's key)
 #                in 5-second slices, alternating, instead of tools/compare:
 #                a lighter client, which leaves more of the machine to the
-#                servers and so shows their own costs more
+#                servers and so shows their own costs more; with Redis it
+#                loads a third server in turn, bare net/http counting each
+#                request in that Redis with Signals' script first (tools/bare
+#                -redis), the floor of any server that counts every request
+#                there, and prints the ratios to it too
 #
 # With -db it also reports PostgreSQL's commits per request served by
 # Signals: the growth of pg_stat_database.xact_commit of the fresh database
@@ -53,7 +57,7 @@ fi
 dir=$(mktemp -d)
 fresh=""
 cleanup() {
-  kill ${pid:-} ${bare:-} 2>/dev/null || true
+  kill ${pid:-} ${bare:-} ${floor:-} 2>/dev/null || true
   wait ${pid:-} 2>/dev/null || true
   if [ "$redis" = start ]; then redis-cli -s "$dir/redis.sock" shutdown nosave >/dev/null 2>&1 || true; fi
   if [ -n "$fresh" ]; then psql -q "$db" -c "DROP DATABASE IF EXISTS $fresh WITH (FORCE)" >/dev/null 2>&1 || true; fi
@@ -118,6 +122,13 @@ path='/api/v1/signals?page_size=20&tags=funding,job'
 "$dir/bare" "${gzip[@]}" -from "http://127.0.0.1:$port$path" -key "$key" -addr "127.0.0.1:$((port + 1))" &
 bare=$!
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$((port + 1))/" >/dev/null && break; sleep 0.1; done
+floor_port=""
+if [ -n "$wrk" ] && [ -n "${SIGNALS_REDIS_URL:-}" ]; then
+  floor_port=$((port + 2))
+  "$dir/bare" "${gzip[@]}" -from "http://127.0.0.1:$port$path" -key "$key" -addr "127.0.0.1:$floor_port" -redis "$SIGNALS_REDIS_URL" &
+  floor=$!
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$floor_port/" >/dev/null && break; sleep 0.1; done
+fi
 store=SQLite; if [ -n "$db" ]; then store=PostgreSQL; fi
 if [ -n "${SIGNALS_REDIS_URL:-}" ]; then store="$store + Redis"; fi
 # commits prints the fresh database's transactions committed so far. A
@@ -131,23 +142,28 @@ commits() {
 # work included.
 redis_cpu() { redis-cli -s "$dir/redis.sock" info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { s += $2 } END { print s }'; }
 # wrk_slices loads the server on port $1 and the bare one on $2 in turn,
-# 5-second slices of wrk, and prints the lines tools/compare prints (the
-# requests each served, req/s, their ratio).
+# and the floor on $3 if given, 5-second slices of wrk, and prints the lines
+# tools/compare prints (the requests each served, req/s, their ratio).
 wrk_slices() {
   local headers=(-H "Authorization: Bearer $key")
   if [ ${#gzip[@]} -gt 0 ]; then headers+=(-H "Accept-Encoding: gzip"); fi
+  local ports=("$@") names=(a b c)
   for i in $(seq 1 "$slices"); do
-    for side in a b; do
-      p=$1; [ "$side" = b ] && p=$2
-      wrk -t2 -c16 -d5s "${headers[@]}" "http://127.0.0.1:$p$path" |
-        awk -v side="$side" '/^ *[0-9]+ requests in/ { print side, $1 }'
+    for j in "${!ports[@]}"; do
+      wrk -t2 -c16 -d5s "${headers[@]}" "http://127.0.0.1:${ports[$j]}$path" |
+        awk -v side="${names[$j]}" '/^ *[0-9]+ requests in/ { print side, $1 }'
     done
   done | awk -v s="$slices" '
     { n[$1] += $2 }
     END {
       printf "a wrk %d requests %d req/s\n", n["a"], n["a"] / (5 * s)
       printf "b wrk %d requests %d req/s\n", n["b"], n["b"] / (5 * s)
+      if ("c" in n) printf "c wrk %d requests %d req/s (bare net/http counting in Redis)\n", n["c"], n["c"] / (5 * s)
       printf "a/b throughput ratio %.2f\n", n["a"] / n["b"]
+      if ("c" in n) {
+        printf "c/b throughput ratio %.2f (the floor: bare net/http counting in Redis, to bare)\n", n["c"] / n["b"]
+        printf "a/c throughput ratio %.2f (Signals to that floor)\n", n["a"] / n["c"]
+      }
     }'
 }
 for a in ${accounts//,/ }; do
@@ -162,20 +178,25 @@ for a in ${accounts//,/ }; do
     cpu_before=$(redis_cpu)
   fi
   if [ -n "$wrk" ]; then
-    wrk_slices "$port" "$((port + 1))" | tee "$dir/compare.out"
+    wrk_slices "$port" "$((port + 1))" $floor_port | tee "$dir/compare.out"
   else
     "$dir/compare" "${gzip[@]}" -a "http://127.0.0.1:$port" -b "http://127.0.0.1:$((port + 1))" -keys "$dir/keys-$a" -path "$path" -slices "$slices" | tee "$dir/compare.out"
   fi
   echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
   served=$(awk '$1 == "a" { print $3 }' "$dir/compare.out")
+  # The floor runs one script per request it answered, in the same Redis.
+  floor_served=$(awk '$1 == "c" { print $3; found = 1 } END { if (!found) print 0 }' "$dir/compare.out")
   if [ "$redis" = start ]; then
     # cmdstat_evalsha:calls=N,usec=U,...: a script is one round trip, and
     # the commands it runs are counted apart, their time within its own.
-    redis-cli -s "$dir/redis.sock" info commandstats | tr -d '\r' | awk -F'[:,=]' -v r="$served" '
+    redis-cli -s "$dir/redis.sock" info commandstats | tr -d '\r' | awk -F'[:,=]' -v r="$served" -v f="$floor_served" '
       /^cmdstat_eval/ { scripts += $3; usec += $5 }
       /^cmdstat_/ { what = what sprintf(", %s %d", substr($1, 9), $3) }
-      END { printf "Redis: %d scripts for %d requests, %.3f per request, %.1f µs each in Redis (calls: %s)\n", scripts, r, scripts / r, usec / scripts, substr(what, 3) }'
-    awk -v a="$cpu_before" -v b="$(redis_cpu)" -v r="$served" 'BEGIN { printf "  Redis CPU: %.2f s, %.1f µs per request served\n", b - a, (b - a) * 1e6 / r }'
+      END {
+        printf "Redis: %d scripts for %d requests, %.3f per request, %.1f µs each in Redis (calls: %s)\n", scripts - f, r, (scripts - f) / r, usec / scripts, substr(what, 3)
+        if (f > 0) printf "  (the floor'"'"'s %d scripts, one per request it answered, left out of the count; the time per script is of all)\n", f
+      }'
+    awk -v a="$cpu_before" -v b="$(redis_cpu)" -v r="$((served + floor_served))" 'BEGIN { printf "  Redis CPU: %.2f s, %.1f µs per request counted\n", b - a, (b - a) * 1e6 / r }'
   fi
   if [ -n "$db" ]; then
     after=$(commits); end=$EPOCHREALTIME

@@ -3,16 +3,28 @@
 // type one real response had, doing nothing else. With -gzip it copies the
 // response a client that accepts gzip is sent, and sends it as it is.
 //
+// With -redis it also counts every request, before answering it, with the
+// script and client Signals counts with when SIGNALS_REDIS_URL is set (one
+// account, limits it never reaches): the floor of any server that counts
+// each request in Redis, to tell the cost of that round trip from the rest
+// of Signals.
+//
 //	go run ./tools/bare -from "http://127.0.0.1:8080/api/v1/signals?page_size=20" -key "$KEY" -addr 127.0.0.1:8081
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"strconv"
+	"time"
+
+	"signals/internal/model"
+	"signals/internal/store/redis"
 )
 
 func main() {
@@ -20,7 +32,22 @@ func main() {
 	key := flag.String("key", os.Getenv("SIGNALS_KEY"), "API key for -from ($SIGNALS_KEY)")
 	addr := flag.String("addr", "127.0.0.1:8081", "address to serve on")
 	gzip := flag.Bool("gzip", false, "copy the gzipped response")
+	redisURL := flag.String("redis", "", "count each request in the Redis at this URL first")
 	flag.Parse()
+	count := func(context.Context) error { return nil }
+	if *redisURL != "" {
+		// The counts are all it uses: no key is touched, so the store
+		// beneath is never reached.
+		counter, err := redis.Open(context.Background(), *redisURL, nil, "bare:"+strconv.Itoa(os.Getpid())+":")
+		if err != nil {
+			fail(err)
+		}
+		limits := model.Limits{DailyRequests: math.MaxInt32, MinuteRequests: math.MaxInt32}
+		count = func(ctx context.Context) error {
+			_, err := counter.TakeRequest(ctx, 1, limits, time.Now())
+			return err
+		}
+	}
 	req, err := http.NewRequest(http.MethodGet, *from, nil)
 	if err != nil {
 		fail(err)
@@ -42,6 +69,10 @@ func main() {
 	encoding := resp.Header.Get("Content-Encoding")
 	fmt.Fprintf(os.Stderr, "bare: serving %d bytes of %s (encoding %q) on %s\n", len(body), contentType, encoding, *addr)
 	fail(http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := count(r.Context()); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 		w.Header().Set("Content-Type", contentType)
 		w.Header().Set("Content-Length", length)
 		if encoding != "" {
