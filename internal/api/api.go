@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"signals/internal/auth"
@@ -39,6 +40,11 @@ type API struct {
 	// depends only on the data and the canonical query, never on the
 	// account (quota headers are set beside it).
 	lists feed.Cache
+	// queries keeps the listings' parsed query strings.
+	queries parsedQueries
+	// aliases are the deprecation headers, made at the first answer.
+	aliases     problem.AliasHeaders
+	aliasesOnce sync.Once
 }
 
 // principalAccount returns the account of an authenticated request.
@@ -105,12 +111,7 @@ var errNoSignalInPath = failure.NotFound("no public signal has this id; take ids
 
 // HandleList serves GET /api/v1/signals.
 func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
-	v, err := reads.Query(r)
-	if err != nil {
-		a.Problems.Write(w, r, err)
-		return
-	}
-	q, err := reads.ParseListQuery(v)
+	q, key, err := a.queries.parse(r.URL.RawQuery)
 	if err != nil {
 		a.Problems.Write(w, r, err)
 		return
@@ -121,7 +122,7 @@ func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
 		a.Problems.Write(w, r, err)
 		return
 	}
-	e, err := a.lists.Get(model.CanonicalQuery(q), gen, func() ([]byte, time.Time, error) {
+	e, err := a.lists.Get(key, gen, func() ([]byte, time.Time, error) {
 		resp, err := a.List(ctx, q)
 		if err != nil {
 			return nil, time.Time{}, err
@@ -205,7 +206,8 @@ func (a *API) writeHeader(w http.ResponseWriter, aliases bool) {
 	h := w.Header()
 	h["Content-Type"], h["Cache-Control"] = jsonType, noStore
 	if aliases {
-		problem.MarkDeprecatedAliases(h, a.BaseURL)
+		a.aliasesOnce.Do(func() { a.aliases = problem.NewAliasHeaders(a.BaseURL) })
+		a.aliases.Mark(h)
 	}
 	w.WriteHeader(http.StatusOK)
 }

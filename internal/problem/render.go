@@ -141,6 +141,30 @@ const AliasDeprecation = "@1767225600"
 // MarkDeprecatedAliases sets the headers announcing that a response carries
 // deprecated camelCase aliases.
 func MarkDeprecatedAliases(h http.Header, baseURL string) {
-	h.Set("Deprecation", AliasDeprecation)
-	h.Add("Link", "<"+strings.TrimRight(baseURL, "/")+"/developers/api#deprecated-aliases>; rel=\"deprecation\"")
+	NewAliasHeaders(baseURL).Mark(h)
+}
+
+// AliasHeaders are the headers that announce deprecated aliases for one
+// base address, made once for the responses that send them.
+type AliasHeaders struct{ deprecation, link []string }
+
+// NewAliasHeaders makes the headers of MarkDeprecatedAliases for baseURL.
+func NewAliasHeaders(baseURL string) AliasHeaders {
+	return AliasHeaders{
+		deprecation: []string{AliasDeprecation},
+		link:        []string{"<" + strings.TrimRight(baseURL, "/") + "/developers/api#deprecated-aliases>; rel=\"deprecation\""},
+	}
+}
+
+// Mark sets Deprecation and adds the deprecation Link to h, as
+// MarkDeprecatedAliases does. The slices are shared: each holds one value
+// and has no room for more, so a header set later replaces it and one added
+// later copies it.
+func (a AliasHeaders) Mark(h http.Header) {
+	h["Deprecation"] = a.deprecation
+	if links := h["Link"]; len(links) > 0 {
+		h["Link"] = append(links, a.link[0])
+	} else {
+		h["Link"] = a.link
+	}
 }
