@@ -20,8 +20,10 @@
 #                its commands per request served and their cost
 #   -gzip        the clients ask for gzip, and the bare server sends the
 #                gzipped bytes of the same response
-#   -wrk         load with wrk (16 connections, 2 threads, one account's key)
-#                in 5-second slices, alternating, instead of tools/compare:
+#   -wrk         load with wrk (16 connections, 2 threads; with several
+#                accounts, each request takes the next account's key, as
+#                tools/compare does) in 5-second slices, alternating,
+#                instead of tools/compare:
 #                a lighter client, which leaves more of the machine to the
 #                servers and so shows their own costs more; with Redis it
 #                loads a third server in turn, bare net/http counting each
@@ -51,7 +53,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -n "$wrk" ]; then
-  [ "$accounts" = 1 ] || { echo "-wrk loads with one account's key: use -accounts 1" >&2; exit 2; }
   command -v wrk >/dev/null || { echo "-wrk needs wrk (apt-get install wrk)" >&2; exit 2; }
 fi
 dir=$(mktemp -d)
@@ -145,12 +146,28 @@ redis_cpu() { redis-cli -s "$dir/redis.sock" info cpu | tr -d '\r' | awk -F: '/^
 # and the floor on $3 if given, 5-second slices of wrk, and prints the lines
 # tools/compare prints (the requests each served, req/s, their ratio).
 wrk_slices() {
-  local headers=(-H "Authorization: Bearer $key")
+  local headers=(-H "Authorization: Bearer $key") keyed=()
   if [ ${#gzip[@]} -gt 0 ]; then headers+=(-H "Accept-Encoding: gzip"); fi
+  if [ "$(wc -l < "$dir/keys-$a")" -gt 1 ]; then
+    # Each request takes the next key in turn, in each of wrk's threads.
+    keyed=(-s "$dir/keys.lua")
+    headers=()
+    cat > "$dir/keys.lua" <<LUA
+local keys, i = {}, 0
+for line in io.lines("$dir/keys-$a") do keys[#keys + 1] = "Bearer " .. line end
+local gzip = ${#gzip[@]} > 0
+request = function()
+  i = i % #keys + 1
+  local h = {Authorization = keys[i]}
+  if gzip then h["Accept-Encoding"] = "gzip" end
+  return wrk.format("GET", nil, h)
+end
+LUA
+  fi
   local ports=("$@") names=(a b c)
   for i in $(seq 1 "$slices"); do
     for j in "${!ports[@]}"; do
-      wrk -t2 -c16 -d5s "${headers[@]}" "http://127.0.0.1:${ports[$j]}$path" |
+      wrk -t2 -c16 -d5s "${headers[@]}" "${keyed[@]}" "http://127.0.0.1:${ports[$j]}$path" |
         awk -v side="${names[$j]}" '/^ *[0-9]+ requests in/ { print side, $1 }'
     done
   done | awk -v s="$slices" '
