@@ -44,15 +44,10 @@ func (p *parsedQueries) parse(raw string) (model.ListQuery, string, error) {
 			return e.q, e.key, nil
 		}
 	}
-	v, err := reads.ParseQuery(raw)
+	e, err := parseList(raw)
 	if err != nil {
 		return model.ListQuery{}, "", err
 	}
-	q, err := reads.ParseListQuery(v)
-	if err != nil {
-		return model.ListQuery{}, "", err
-	}
-	e := parsedList{q: q, key: model.CanonicalQuery(q)}
 	if m == nil || p.kept.Load() >= maxParsedQueries {
 		fresh := &sync.Map{}
 		if p.m.CompareAndSwap(m, fresh) {
@@ -64,4 +59,18 @@ func (p *parsedQueries) parse(raw string) (model.ListQuery, string, error) {
 		p.kept.Add(1)
 	}
 	return e.q, e.key, nil
+}
+
+// parseList parses and validates a listing's query string and puts it in
+// canonical form.
+func parseList(raw string) (parsedList, error) {
+	v, err := reads.ParseQuery(raw)
+	if err != nil {
+		return parsedList{}, err
+	}
+	q, err := reads.ParseListQuery(v)
+	if err != nil {
+		return parsedList{}, err
+	}
+	return parsedList{q: q, key: model.CanonicalQuery(q)}, nil
 }
