@@ -70,7 +70,7 @@ type SearchConfig struct {
 	URL, Model, APIKey string
 	// Calibration maps that server's cosines to relevance; the zero value
 	// is openai.DefaultCalibration.
-	Calibration openai.Calibration
+	Calibration search.Calibration
 	// Timeout bounds one fresh search (default 10s).
 	Timeout time.Duration
 	// Capacity is how many fresh searches one process scores at once
@@ -227,7 +227,7 @@ func NewScorer(c SearchConfig) (search.Scorer, error) {
 			return nil, errors.New("the openai search provider needs SIGNALS_SEARCH_URL and SIGNALS_SEARCH_MODEL")
 		}
 		cal := c.Calibration
-		if cal == (openai.Calibration{}) {
+		if cal == (search.Calibration{}) {
 			cal = openai.DefaultCalibration
 		}
 		return openai.New(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
@@ -244,7 +244,7 @@ func relatedCosine(c SearchConfig) float64 {
 	if c.Provider != "openai" {
 		return builtin.RelatedCosine
 	}
-	if c.Calibration == (openai.Calibration{}) {
+	if c.Calibration == (search.Calibration{}) {
 		return openai.DefaultCalibration.Threshold
 	}
 	return c.Calibration.Threshold

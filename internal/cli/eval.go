@@ -17,6 +17,7 @@ import (
 	"signals/internal/search/builtin"
 	"signals/internal/search/eval"
 	"signals/internal/search/openai"
+	"signals/internal/search/sentence"
 	"signals/internal/store/sqlite"
 )
 
@@ -35,6 +36,8 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	verbose := c.fs.Bool("v", false, "print one line per query")
 	fit := c.fs.Bool("fit", false, "fit the scorer's calibration on the fit sets (eval.json and eval-asks.json, or --set) and print it")
 	write := c.fs.String("write", "", "with --fit and the builtin scorer: write the calibration to this file (internal/search/builtin/calibration.json ships it)")
+	encoder := c.fs.String("encoder", "", "measure a sentence-embedding model: an .onnx file with its tokenizer.json beside it, scored with the builtin query reading (or alone, with --encoder-alone)")
+	alone := c.fs.Bool("encoder-alone", false, "with --encoder: score by the model's cosine alone")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
@@ -44,6 +47,11 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	scorer, err := app.NewScorer(c.cfg.Search)
 	if err != nil {
 		return err
+	}
+	if *encoder != "" {
+		if scorer, err = candidateScorer(*encoder, *alone, env); err != nil {
+			return err
+		}
 	}
 	if _, ok := scorer.(*builtin.Scorer); *write != "" && !ok {
 		return fmt.Errorf("%w: --write is for the builtin calibration; the openai one is set with SIGNALS_SEARCH_THRESHOLD and SIGNALS_SEARCH_SLOPE, which --fit prints", errUsage)
@@ -142,6 +150,15 @@ func fitScorer(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set e
 		return fitOpenAI(ctx, s, docs, set, env)
 	case *builtin.Scorer:
 		return fitBuiltin(ctx, s, docs, set, write, env)
+	case *sentence.Scorer:
+		fitted, _, err := eval.FitCosine(ctx, s, docs, eval.FitHalf(set))
+		if err != nil {
+			return nil, err
+		}
+		cal := fitted.Calibration()
+		fmt.Fprintf(env.Stdout, "fitted on the fit half for %s: a cosine of %s scores %.2f, slope %s\n",
+			fitted.Model(), formatFloat(cal.Threshold), search.Cutoff, formatFloat(cal.Slope))
+		return fitted, nil
 	}
 	return nil, fmt.Errorf("%w: --fit has no method for scorer %s", errUsage, scorer.Model())
 }
@@ -149,7 +166,7 @@ func fitScorer(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set e
 // fitOpenAI fits the openai provider's calibration and prints the settings
 // that use it.
 func fitOpenAI(ctx context.Context, s *openai.Scorer, docs []eval.Doc, set eval.Set, env Env) (search.Scorer, error) {
-	fitted, _, err := eval.FitOpenAI(ctx, s, docs, set)
+	fitted, _, err := eval.FitCosine(ctx, s, docs, set)
 	if err != nil {
 		return nil, err
 	}
@@ -189,6 +206,30 @@ func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eva
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", file)
 	return fit.Scorer, nil
+}
+
+// candidateScorer loads the model in file for measurement, with ONNX
+// Runtime from SIGNALS_ONNXRUNTIME or the usual places.
+func candidateScorer(file string, alone bool, env Env) (search.Scorer, error) {
+	if _, err := sentence.Load(env.Getenv(sentence.EnvRuntime)); err != nil {
+		return nil, err
+	}
+	spec, err := sentence.SpecFromFile(file)
+	if err != nil {
+		return nil, err
+	}
+	enc, err := sentence.Open(spec, 1)
+	if err != nil {
+		return nil, err
+	}
+	if alone {
+		return sentence.NewScorer(enc, search.Calibration{Threshold: 0.5, Slope: 20})
+	}
+	b, err := builtin.New()
+	if err != nil {
+		return nil, err
+	}
+	return b.WithEncoder(enc, b.Calibration())
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -65,6 +65,42 @@ type Scorer struct {
 	phr    phraseIndex
 	cal    Calibration
 	names  *vocabNames
+	// enc, when set, gives the document and query vectors of the Cos
+	// feature in place of the word vectors' (see WithEncoder).
+	enc Encoder
+}
+
+// Encoder is a sentence-embedding model: unit vectors of texts, of Dims
+// numbers, under a Name that changes with anything that changes them.
+type Encoder interface {
+	Name() string
+	Dims() int
+	EmbedQueries(ctx context.Context, texts []string) ([][]float32, error)
+	EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// WithEncoder returns a copy of b whose Cos feature is the cosine of enc's
+// vectors of the query and of each document, centred as the word vectors
+// are, scored under cal (fitted for enc by eval.FitBuiltin). Everything
+// else stays: what the query asks for still bars and browses, and the
+// lexical and soft word matches still count. Its Model is b's followed by
+// enc's name: its stored vectors are enc's.
+func (b *Scorer) WithEncoder(enc Encoder, cal Calibration) (*Scorer, error) {
+	withEnc := *b
+	withEnc.enc = enc
+	return withEnc.WithCalibration(cal)
+}
+
+// Encoder returns the sentence-embedding model b scores with, nil for the
+// word vectors alone.
+func (b *Scorer) Encoder() Encoder { return b.enc }
+
+// dims is the length of b's document vectors.
+func (b *Scorer) dims() int {
+	if b.enc != nil {
+		return b.enc.Dims()
+	}
+	return b.vec.dims
 }
 
 var (
@@ -124,6 +160,9 @@ func (b *Scorer) WithCalibration(c Calibration) (*Scorer, error) {
 	t.calibration = file
 	nb.tables = &t
 	nb.model = t.model()
+	if nb.enc != nil {
+		nb.model += "+" + nb.enc.Name()
+	}
 	return &nb, nil
 }
 
@@ -139,6 +178,13 @@ func (b *Scorer) Model() string { return b.model }
 
 // EmbedDocuments implements Scorer.
 func (b *Scorer) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
+	if b.enc != nil {
+		cut := make([]string, len(texts))
+		for i, t := range texts {
+			cut[i] = model.Cut(t, search.CandidateChars)
+		}
+		return b.enc.EmbedDocuments(ctx, cut)
+	}
 	out := make([][]float32, len(texts))
 	acc := make([]float64, b.vec.dims)
 	var buf []byte

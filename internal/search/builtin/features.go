@@ -23,6 +23,7 @@ type queryTerms struct {
 	weights []float64      // SIF weight of each word
 	unit    [][]float32    // unit vector of each word
 	vec     []float32      // sentence vector
+	text    string         // what the sentence vector is of
 }
 
 // analyzeQuery analyses text, the subject of query (see asks), extended
@@ -54,6 +55,7 @@ func (b *Scorer) analyzeQuery(text, query string) *queryTerms {
 		}
 	})
 	q.vec = b.finish(acc)
+	q.text = query
 	return q
 }
 
@@ -296,11 +298,20 @@ func (b *Scorer) centredCosines(ctx context.Context, q *queryTerms, cands []sear
 	// for small windows. Candidates without a usable vector are embedded
 	// here.
 	n := float64(len(cands))
+	dims := b.dims()
 	docVecs := make([][]float32, len(cands))
-	mu := make([]float64, b.vec.dims)
+	mu := make([]float64, dims)
+	qvec := q.vec
+	if b.enc != nil {
+		vs, err := b.enc.EmbedQueries(ctx, []string{q.text})
+		if err != nil {
+			return err
+		}
+		qvec = vs[0]
+	}
 	for d, c := range cands {
 		v := c.Vector
-		if len(v) != b.vec.dims {
+		if len(v) != dims {
 			vs, err := b.EmbedDocuments(ctx, []string{c.Text})
 			if err != nil {
 				return err
@@ -313,12 +324,12 @@ func (b *Scorer) centredCosines(ctx context.Context, q *queryTerms, cands []sear
 		}
 	}
 	shrink := n / (n + centrePrior)
-	qc := make([]float32, b.vec.dims)
+	qc := make([]float32, dims)
 	for j := range qc {
-		qc[j] = q.vec[j] - float32(shrink*mu[j])
+		qc[j] = qvec[j] - float32(shrink*mu[j])
 	}
-	dc := make([]float32, b.vec.dims)
-	qZero := isZero(q.vec)
+	dc := make([]float32, dims)
+	qZero := isZero(qvec)
 	for d, v := range docVecs {
 		// A query or document without a word vector has no direction:
 		// centring would turn both into the same -mean.

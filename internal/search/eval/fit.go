@@ -163,6 +163,13 @@ func half(q string) int {
 	return int(h.Sum32() % 2)
 }
 
+// FitHalf returns the queries of set that a calibration is fitted on (see
+// half); the others are held out.
+func FitHalf(set Set) Set {
+	fit, _ := halves(set)
+	return fit
+}
+
 // halves returns the queries of set that a calibration is fitted on and the
 // held-out ones.
 func halves(set Set) (fit, heldOut Set) {

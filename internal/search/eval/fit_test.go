@@ -77,19 +77,19 @@ func embeddingsServer(t *testing.T, embed func(string) []float32) (*openai.Score
 	return o, &requests
 }
 
-func TestFitOpenAI(t *testing.T) {
+func TestFitCosine(t *testing.T) {
 	docs := demoDocs(t)
 	set := readDemoSet(t)
 	o, requests := embeddingsServer(t, searchtest.BagOfWords)
 	o.Batch = 100
-	fitted, rep, err := FitOpenAI(context.Background(), o, docs, set)
+	fitted, rep, err := FitCosine(context.Background(), o, docs, set)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cal := fitted.Calibration()
 	t.Logf("fitted %+v: %s", cal, rep.String()[:strings.Index(rep.String(), "\nkind")])
 	if o.Calibration() != openai.DefaultCalibration {
-		t.Errorf("FitOpenAI changed the scorer it was given")
+		t.Errorf("FitCosine changed the scorer it was given")
 	}
 	if cal == openai.DefaultCalibration || cal.Threshold <= 0 || cal.Threshold >= 1 || cal.Slope <= 0 {
 		t.Errorf("calibration %+v", cal)
@@ -121,9 +121,9 @@ func TestFitOpenAI(t *testing.T) {
 	}
 }
 
-func TestFitOpenAIWithoutSeparation(t *testing.T) {
+func TestFitCosineWithoutSeparation(t *testing.T) {
 	o, _ := embeddingsServer(t, func(string) []float32 { return []float32{1, 2, 3} })
-	_, _, err := FitOpenAI(context.Background(), o, demoDocs(t), readDemoSet(t))
+	_, _, err := FitCosine(context.Background(), o, demoDocs(t), readDemoSet(t))
 	if err == nil || !strings.Contains(err.Error(), "does not separate") {
 		t.Fatalf("a model that gives every text the same vector: %v", err)
 	}

@@ -19,37 +19,11 @@ import (
 	"signals/internal/search"
 )
 
-// Calibration maps the cosine of query and document embeddings to relevance:
-// relevance = logistic(Slope·(cos − Threshold) + logit(Cutoff)), so a cosine
-// of Threshold gives exactly Cutoff (0.85), higher cosines more, and Slope
-// sets how fast relevance falls below it.
-type Calibration struct {
-	Threshold float64
-	Slope     float64
-}
-
 // DefaultCalibration suits OpenAI's text-embedding-3-small, where a query and
 // a passage clearly about it have a cosine of about 0.5 and unrelated texts of
 // the same domain 0.1 to 0.35. Other models differ: fit theirs with
 // signals eval-search --fit.
-var DefaultCalibration = Calibration{Threshold: 0.5, Slope: 20}
-
-// Validate reports whether c can calibrate: a threshold inside [-1, 1], the
-// range of a cosine, and a positive, finite slope.
-func (c Calibration) Validate() error {
-	if math.IsNaN(c.Threshold) || c.Threshold < -1 || c.Threshold > 1 {
-		return fmt.Errorf("openai: calibration threshold must be a cosine between -1 and 1, got %v", c.Threshold)
-	}
-	if !(c.Slope > 0) || math.IsInf(c.Slope, 0) {
-		return fmt.Errorf("openai: calibration slope must be positive, got %v", c.Slope)
-	}
-	return nil
-}
-
-// Relevance is the relevance of a cosine.
-func (c Calibration) Relevance(cos float64) float64 {
-	return search.Logistic(c.Slope*(cos-c.Threshold) + math.Log(search.Cutoff/(1-search.Cutoff)))
-}
+var DefaultCalibration = search.Calibration{Threshold: 0.5, Slope: 20}
 
 // DefaultBatch is how many texts one embeddings request carries.
 const DefaultBatch = 64
@@ -62,7 +36,7 @@ type Scorer struct {
 	model    string
 	apiKey   string
 	timeout  time.Duration
-	cal      Calibration
+	cal      search.Calibration
 	// Batch is how many texts EmbedDocuments sends per request.
 	Batch int
 	// Client sends the requests; http.DefaultClient if nil.
@@ -76,7 +50,7 @@ var _ search.Scorer = (*Scorer)(nil)
 // is accepted), using model. apiKey, if not empty, is sent as a Bearer token
 // and never logged or included in errors. timeout bounds each request (0: no
 // bound beyond the caller's context).
-func New(baseURL, model, apiKey string, timeout time.Duration, cal Calibration) (*Scorer, error) {
+func New(baseURL, model, apiKey string, timeout time.Duration, cal search.Calibration) (*Scorer, error) {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("openai: embeddings URL must be an absolute http or https URL, got %q", baseURL)
@@ -120,10 +94,10 @@ func (o *Scorer) EmbedDocuments(ctx context.Context, texts []string) ([][]float3
 }
 
 // Calibration returns the calibration o scores with.
-func (o *Scorer) Calibration() Calibration { return o.cal }
+func (o *Scorer) Calibration() search.Calibration { return o.cal }
 
 // WithCalibration returns a copy of o that scores with cal.
-func (o *Scorer) WithCalibration(cal Calibration) (*Scorer, error) {
+func (o *Scorer) WithCalibration(cal search.Calibration) (*Scorer, error) {
 	if err := cal.Validate(); err != nil {
 		return nil, err
 	}

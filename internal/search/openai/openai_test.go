@@ -75,7 +75,7 @@ func newFake(t *testing.T, f *fakeEmbeddings, suffix string) *Scorer {
 func TestNew(t *testing.T) {
 	tests := []struct {
 		name, url, model string
-		cal              Calibration
+		cal              search.Calibration
 		wantErr          bool
 		wantEndpoint     string
 		wantModel        string
@@ -86,7 +86,7 @@ func TestNew(t *testing.T) {
 		{"relative URL", "api.example.com", "m", DefaultCalibration, true, "", ""},
 		{"other scheme", "ftp://x", "m", DefaultCalibration, true, "", ""},
 		{"no model", "https://api.example.com", " ", DefaultCalibration, true, "", ""},
-		{"bad slope", "https://api.example.com", "m", Calibration{Threshold: 0.5}, true, "", ""},
+		{"bad slope", "https://api.example.com", "m", search.Calibration{Threshold: 0.5}, true, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -299,14 +299,14 @@ func TestOpenAIScore(t *testing.T) {
 func TestCalibration(t *testing.T) {
 	tests := []struct {
 		name string
-		cal  Calibration
+		cal  search.Calibration
 		cos  float64
 		want float64
 	}{
-		{"threshold gives the cutoff", Calibration{0.5, 20}, 0.5, search.Cutoff},
-		{"other threshold", Calibration{0.7, 10}, 0.7, search.Cutoff},
-		{"far below", Calibration{0.5, 20}, 0.1, search.Logistic(20*(0.1-0.5) + math.Log(search.Cutoff/(1-search.Cutoff)))},
-		{"identical text", Calibration{0.5, 20}, 1, search.Logistic(20*0.5 + math.Log(search.Cutoff/(1-search.Cutoff)))},
+		{"threshold gives the cutoff", search.Calibration{0.5, 20}, 0.5, search.Cutoff},
+		{"other threshold", search.Calibration{0.7, 10}, 0.7, search.Cutoff},
+		{"far below", search.Calibration{0.5, 20}, 0.1, search.Logistic(20*(0.1-0.5) + math.Log(search.Cutoff/(1-search.Cutoff)))},
+		{"identical text", search.Calibration{0.5, 20}, 1, search.Logistic(20*0.5 + math.Log(search.Cutoff/(1-search.Cutoff)))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -318,7 +318,7 @@ func TestCalibration(t *testing.T) {
 }
 
 func TestCalibrationValidate(t *testing.T) {
-	for _, cal := range []Calibration{{1.5, 20}, {-1.01, 20}, {math.NaN(), 20}, {0.5, 0}, {0.5, -3}, {0.5, math.Inf(1)}, {0.5, math.NaN()}} {
+	for _, cal := range []search.Calibration{{1.5, 20}, {-1.01, 20}, {math.NaN(), 20}, {0.5, 0}, {0.5, -3}, {0.5, math.Inf(1)}, {0.5, math.NaN()}} {
 		if err := cal.Validate(); err == nil {
 			t.Errorf("%+v: no error", cal)
 		}
@@ -326,7 +326,7 @@ func TestCalibrationValidate(t *testing.T) {
 			t.Errorf("NewOpenAI with %+v: no error", cal)
 		}
 	}
-	for _, cal := range []Calibration{{-1, 0.1}, {1, 100}, DefaultCalibration} {
+	for _, cal := range []search.Calibration{{-1, 0.1}, {1, 100}, DefaultCalibration} {
 		if err := cal.Validate(); err != nil {
 			t.Errorf("%+v: %v", cal, err)
 		}

@@ -7,11 +7,24 @@ import (
 	"math"
 	"slices"
 
-	"signals/internal/search/openai"
+	"signals/internal/search"
 )
 
-// FitOpenAI fits the calibration of o to the model it talks to, on set over
-// docs (given newest first, as for Evaluate). Every (query, signal) pair is a
+// CosineScorer is a scorer whose score is the cosine of a query's and a
+// document's embeddings under a search.Calibration: an embeddings server,
+// or a sentence-embedding model on its own. S is the scorer's own type.
+type CosineScorer[S any] interface {
+	search.Scorer
+	// Cosines returns the cosine of the query's embedding with each
+	// candidate's, before calibration.
+	Cosines(ctx context.Context, query string, cands []search.Candidate) ([]float64, error)
+	// WithCalibration returns a copy that scores with cal.
+	WithCalibration(cal search.Calibration) (S, error)
+}
+
+// FitCosine fits the calibration of o to its model, on set over docs (given
+// newest first, as for Evaluate); give it FitHalf of a set to keep the other
+// half out of the fit. Every (query, signal) pair is a
 // sample, labelled 1 if the signal is relevant to the query and 0 if it is
 // neither relevant nor acceptable; acceptable pairs are left out. The
 // threshold is the lowest cosine at which the samples at or above it keep a
@@ -19,19 +32,21 @@ import (
 // slope is that of a logistic regression of the label on the cosine, with the
 // classes balanced. Both are rounded for printing: the threshold to the
 // shortest decimal that keeps the same pairs, the slope to one decimal.
-// It returns o with that calibration and the report of it on set, computed
-// from the same embeddings: each doc and query is embedded once.
-func FitOpenAI(ctx context.Context, o *openai.Scorer, docs []Doc, set Set) (*openai.Scorer, Report, error) {
+// It returns o with that calibration and the report of it on set, computed from the same embeddings: each doc and query is embedded
+// once.
+func FitCosine[S CosineScorer[S]](ctx context.Context, o S, docs []Doc, set Set) (S, Report, error) {
+	var none S
 	cands, err := candidates(ctx, o, docs)
 	if err != nil {
-		return nil, Report{}, err
+		return none, Report{}, err
 	}
+
 	cosines := make([][]float64, len(set.Queries))
 	var cos, ys []float64
 	for qi, q := range set.Queries {
 		cs, err := o.Cosines(ctx, q.Query, cands)
 		if err != nil {
-			return nil, Report{}, fmt.Errorf("query %q: %w", q.Query, err)
+			return none, Report{}, fmt.Errorf("query %q: %w", q.Query, err)
 		}
 		cosines[qi] = cs
 		for i, c := range cands {
@@ -42,11 +57,11 @@ func FitOpenAI(ctx context.Context, o *openai.Scorer, docs []Doc, set Set) (*ope
 		}
 	}
 	if !slices.Contains(ys, 1) {
-		return nil, Report{}, errors.New("eval: the evaluation set labels none of these signals relevant")
+		return none, Report{}, errors.New("eval: the evaluation set labels none of these signals relevant")
 	}
 	thr, _, _ := recallThreshold(cos, ys, openaiFitPrecision)
 	if math.IsInf(thr, 1) {
-		return nil, Report{}, fmt.Errorf("eval: no cosine keeps a precision of %.2f over at least 10 pairs: model %s does not separate this set's relevant signals", openaiFitPrecision, o.Model())
+		return none, Report{}, fmt.Errorf("eval: no cosine keeps a precision of %.2f over at least 10 pairs: model %s does not separate this set's relevant signals", openaiFitPrecision, o.Model())
 	}
 	xs := make([][]float64, len(cos))
 	for i, c := range cos {
@@ -54,7 +69,7 @@ func FitOpenAI(ctx context.Context, o *openai.Scorer, docs []Doc, set Set) (*ope
 	}
 	w := fitLogistic(xs, ys)
 	if !(w[1] > 0) {
-		return nil, Report{}, fmt.Errorf("eval: relevance does not rise with cosine for model %s on this set", o.Model())
+		return none, Report{}, fmt.Errorf("eval: relevance does not rise with cosine for model %s on this set", o.Model())
 	}
 	// The threshold printed must select the same pairs: the shortest decimal
 	// between the last cosine kept and the first left out.
@@ -66,10 +81,10 @@ func FitOpenAI(ctx context.Context, o *openai.Scorer, docs []Doc, set Set) (*ope
 			hi = math.Min(hi, c)
 		}
 	}
-	cal := openai.Calibration{Threshold: shortestBetween(lo, hi, thr), Slope: math.Max(0.1, math.Round(w[1]*10)/10)}
+	cal := search.Calibration{Threshold: shortestBetween(lo, hi, thr), Slope: math.Max(0.1, math.Round(w[1]*10)/10)}
 	fitted, err := o.WithCalibration(cal)
 	if err != nil {
-		return nil, Report{}, err
+		return none, Report{}, err
 	}
 	rep, err := evaluate(fitted.Model(), cands, set, func(q int) ([]float64, error) {
 		out := make([]float64, len(cosines[q]))
