@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"signals/internal/account"
@@ -27,6 +28,8 @@ import (
 	"signals/internal/search"
 	"signals/internal/search/builtin"
 	"signals/internal/search/openai"
+	"signals/internal/search/sentence"
+	"signals/internal/search/sentence/bundled"
 	"signals/internal/session"
 	"signals/internal/store"
 	"signals/internal/store/postgres"
@@ -64,8 +67,12 @@ type Config struct {
 
 // SearchConfig chooses and tunes the semantic search scorer.
 type SearchConfig struct {
-	// Provider is "builtin" (default) or "openai".
+	// Provider is "auto" (the default, also ""), "onnx", "builtin" or
+	// "openai" (see ChooseScorer).
 	Provider string
+	// ONNXRuntime is the path of the ONNX Runtime library; "" looks in the
+	// usual places.
+	ONNXRuntime string
 	// URL, Model and APIKey address an OpenAI-compatible embeddings server.
 	URL, Model, APIKey string
 	// Calibration maps that server's cosines to relevance; the zero value
@@ -167,10 +174,15 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		st.Close()
 		return nil, err
 	}
-	scorer, err := NewScorer(cfg.Search)
+	scorer, status, err := ChooseScorer(cfg.Search)
 	if err != nil {
 		a.counters.Close()
 		return nil, err
+	}
+	if status.Provider == "builtin" && cfg.Search.Provider != "builtin" {
+		log.Warn("semantic search uses the builtin scorer", "reason", status.Reason)
+	} else {
+		log.Info("semantic search scorer", "provider", status.Provider, "model", status.Model, "runtime", status.Runtime)
 	}
 	a.newMetrics(st, scorer.Model())
 	a.usage = &usage.Recorder{Store: a.measured(a.counters), Log: log}
@@ -195,7 +207,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		API: a.api, Problems: a.problems, Log: demoted(log)})
 	if a.site, err = web.New(web.Config{BaseURL: cfg.BaseURL, Store: st, Problems: a.problems, Log: log,
 		ListTimeout: a.cfg.ListTimeout, VectorModel: scorer.Model(),
-		RelatedCosine: relatedCosine(cfg.Search), ContactEmail: cfg.ContactEmail,
+		RelatedCosine: relatedCosine(scorer), ContactEmail: cfg.ContactEmail,
 		Search: a.search, Usage: a.usage, Now: a.now}); err != nil {
 		a.counters.Close()
 		return nil, err
@@ -217,37 +229,121 @@ const indexEvery = 15 * time.Second
 // searchCacheTTL is how long a search result serves identical searches.
 const searchCacheTTL = 15 * time.Minute
 
+// ScorerStatus says which scorer a configuration chose and why.
+type ScorerStatus struct {
+	// Provider is the scorer in use: onnx, builtin or openai.
+	Provider string
+	// Model is the scorer's Model, the name its vectors are stored under.
+	Model string
+	// Runtime is the ONNX Runtime library loaded, "" when none is.
+	Runtime string
+	// Reason says why this provider: asked for, or why auto fell back.
+	Reason string
+}
+
 // NewScorer builds the configured semantic search scorer.
 func NewScorer(c SearchConfig) (search.Scorer, error) {
+	s, _, err := ChooseScorer(c)
+	return s, err
+}
+
+// ChooseScorer builds the configured semantic search scorer and says which
+// and why. auto (the default) is the bundled sentence model where ONNX
+// Runtime loads (from c.ONNXRuntime, or the usual places), else builtin.
+func ChooseScorer(c SearchConfig) (search.Scorer, ScorerStatus, error) {
+	s, status, err := chooseScorer(c)
+	if err != nil {
+		return nil, ScorerStatus{}, err
+	}
+	status.Model = s.Model()
+	return s, status, nil
+}
+
+func chooseScorer(c SearchConfig) (search.Scorer, ScorerStatus, error) {
 	switch c.Provider {
-	case "", "builtin":
-		return builtin.New()
+	case "", "auto", "onnx":
+		lib, err := sentence.Load(c.ONNXRuntime)
+		if err != nil {
+			if c.Provider == "onnx" {
+				return nil, ScorerStatus{}, fmt.Errorf("the onnx search provider needs ONNX Runtime (SIGNALS_ONNXRUNTIME): %w", err)
+			}
+			b, berr := builtin.New()
+			return b, ScorerStatus{Provider: "builtin", Reason: "ONNX Runtime did not load, so the builtin scorer answers (set SIGNALS_ONNXRUNTIME to the path of libonnxruntime): " + runtimeError(err)}, berr
+		}
+		s, err := bundledScorer()
+		if err != nil {
+			return nil, ScorerStatus{}, err
+		}
+		reason := "ONNX Runtime loaded"
+		if c.Provider == "onnx" {
+			reason = "asked for (SIGNALS_SEARCH_PROVIDER=onnx)"
+		}
+		return s, ScorerStatus{Provider: "onnx", Runtime: lib, Reason: reason}, nil
+	case "builtin":
+		b, err := builtin.New()
+		return b, ScorerStatus{Provider: "builtin", Reason: "asked for (SIGNALS_SEARCH_PROVIDER=builtin)"}, err
 	case "openai":
 		if c.URL == "" || c.Model == "" {
-			return nil, errors.New("the openai search provider needs SIGNALS_SEARCH_URL and SIGNALS_SEARCH_MODEL")
+			return nil, ScorerStatus{}, errors.New("the openai search provider needs SIGNALS_SEARCH_URL and SIGNALS_SEARCH_MODEL")
 		}
 		cal := c.Calibration
 		if cal == (search.Calibration{}) {
 			cal = openai.DefaultCalibration
 		}
-		return openai.New(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
+		o, err := openai.New(c.URL, c.Model, c.APIKey, 30*time.Second, cal)
+		return o, ScorerStatus{Provider: "openai", Reason: "asked for (SIGNALS_SEARCH_PROVIDER=openai)"}, err
 	}
-	return nil, fmt.Errorf("unknown search provider %q (SIGNALS_SEARCH_PROVIDER): use builtin or openai", c.Provider)
+	return nil, ScorerStatus{}, fmt.Errorf("unknown search provider %q (SIGNALS_SEARCH_PROVIDER): use auto, onnx, builtin or openai", c.Provider)
+}
+
+// runtimeError is the first line of why ONNX Runtime did not load: the
+// library that the first place tried could not open.
+func runtimeError(err error) string {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i] + " (and other places)"
+	}
+	return msg
+}
+
+var (
+	bundledOnce   sync.Once
+	bundledShared search.Scorer
+	bundledErr    error
+)
+
+// bundledScorer is the builtin query reading with the bundled sentence
+// model as its encoder, loaded once per process.
+func bundledScorer() (search.Scorer, error) {
+	bundledOnce.Do(func() {
+		cal, err := builtin.ParseCalibration(bundled.Calibration)
+		if err != nil {
+			bundledErr = err
+			return
+		}
+		enc, err := sentence.Open(bundled.Spec(), 1)
+		if err != nil {
+			bundledErr = err
+			return
+		}
+		b, err := builtin.New()
+		if err != nil {
+			bundledErr = err
+			return
+		}
+		bundledShared, bundledErr = b.WithEncoder(enc, cal)
+	})
+	return bundledShared, bundledErr
 }
 
 // relatedCosine is the least cosine between the stored vectors of two
-// signals for a signal's page to list one as related to the other, for the
-// configured scorer. An embeddings server's is the cosine its calibration
-// takes as "clearly about" a query: two passages share a topic at least as
-// closely as a query and a passage about it.
-func relatedCosine(c SearchConfig) float64 {
-	if c.Provider != "openai" {
-		return builtin.RelatedCosine
+// signals for a signal's page to list one as related to the other: the
+// scorer's own.
+func relatedCosine(s search.Scorer) float64 {
+	if r, ok := s.(search.Related); ok {
+		return r.RelatedCosine()
 	}
-	if c.Calibration == (search.Calibration{}) {
-		return openai.DefaultCalibration.Threshold
-	}
-	return c.Calibration.Threshold
+	return builtin.RelatedCosine
 }
 
 // Search returns the app's search service.

@@ -228,8 +228,10 @@ func baseURLFromAddr(addr string, listening net.Addr) string {
 // searchFlags binds the semantic search scorer's settings, shared by serve
 // and eval-search.
 func (c *command) searchFlags() {
-	c.stringVar(&c.cfg.Search.Provider, "search-provider", "SIGNALS_SEARCH_PROVIDER", "builtin",
-		"semantic search scorer: builtin, or openai for any OpenAI-compatible embeddings server")
+	c.stringVar(&c.cfg.Search.Provider, "search-provider", "SIGNALS_SEARCH_PROVIDER", "auto",
+		"semantic search scorer: auto (onnx where ONNX Runtime loads, else builtin), onnx (the bundled sentence model), builtin, or openai for any OpenAI-compatible embeddings server")
+	c.stringVar(&c.cfg.Search.ONNXRuntime, "onnxruntime", "SIGNALS_ONNXRUNTIME", "",
+		"path of the ONNX Runtime shared library (libonnxruntime.so, .dylib); unset: the usual places")
 	c.stringVar(&c.cfg.Search.URL, "search-url", "SIGNALS_SEARCH_URL", "", "base URL of the embeddings server (openai provider)")
 	c.stringVar(&c.cfg.Search.Model, "search-model", "SIGNALS_SEARCH_MODEL", "", "embedding model name (openai provider)")
 	c.floatVar(&c.cfg.Search.Calibration.Threshold, "search-threshold", "SIGNALS_SEARCH_THRESHOLD", openai.DefaultCalibration.Threshold,

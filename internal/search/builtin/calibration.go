@@ -80,6 +80,9 @@ func EncodeCalibration(c Calibration) ([]byte, error) {
 	return append(b, '\n'), err
 }
 
+// ParseCalibration reads what EncodeCalibration writes.
+func ParseCalibration(b []byte) (Calibration, error) { return decodeCalibration(b) }
+
 // decodeCalibration reads what EncodeCalibration writes.
 func decodeCalibration(b []byte) (Calibration, error) {
 	var c Calibration

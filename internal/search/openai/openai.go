@@ -93,6 +93,11 @@ func (o *Scorer) EmbedDocuments(ctx context.Context, texts []string) ([][]float3
 	return out, nil
 }
 
+// RelatedCosine implements search.Related: the cosine its calibration
+// takes as "clearly about" a query; two passages share a topic at least as
+// closely as a query and a passage about it.
+func (o *Scorer) RelatedCosine() float64 { return o.cal.Threshold }
+
 // Calibration returns the calibration o scores with.
 func (o *Scorer) Calibration() search.Calibration { return o.cal }
 

@@ -303,10 +303,10 @@ func TestCalibration(t *testing.T) {
 		cos  float64
 		want float64
 	}{
-		{"threshold gives the cutoff", search.Calibration{0.5, 20}, 0.5, search.Cutoff},
-		{"other threshold", search.Calibration{0.7, 10}, 0.7, search.Cutoff},
-		{"far below", search.Calibration{0.5, 20}, 0.1, search.Logistic(20*(0.1-0.5) + math.Log(search.Cutoff/(1-search.Cutoff)))},
-		{"identical text", search.Calibration{0.5, 20}, 1, search.Logistic(20*0.5 + math.Log(search.Cutoff/(1-search.Cutoff)))},
+		{"threshold gives the cutoff", search.Calibration{Threshold: 0.5, Slope: 20}, 0.5, search.Cutoff},
+		{"other threshold", search.Calibration{Threshold: 0.7, Slope: 10}, 0.7, search.Cutoff},
+		{"far below", search.Calibration{Threshold: 0.5, Slope: 20}, 0.1, search.Logistic(20*(0.1-0.5) + math.Log(search.Cutoff/(1-search.Cutoff)))},
+		{"identical text", search.Calibration{Threshold: 0.5, Slope: 20}, 1, search.Logistic(20*0.5 + math.Log(search.Cutoff/(1-search.Cutoff)))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -318,7 +318,7 @@ func TestCalibration(t *testing.T) {
 }
 
 func TestCalibrationValidate(t *testing.T) {
-	for _, cal := range []search.Calibration{{1.5, 20}, {-1.01, 20}, {math.NaN(), 20}, {0.5, 0}, {0.5, -3}, {0.5, math.Inf(1)}, {0.5, math.NaN()}} {
+	for _, cal := range []search.Calibration{{Threshold: 1.5, Slope: 20}, {Threshold: -1.01, Slope: 20}, {Threshold: math.NaN(), Slope: 20}, {Threshold: 0.5, Slope: 0}, {Threshold: 0.5, Slope: -3}, {Threshold: 0.5, Slope: math.Inf(1)}, {Threshold: 0.5, Slope: math.NaN()}} {
 		if err := cal.Validate(); err == nil {
 			t.Errorf("%+v: no error", cal)
 		}
@@ -326,7 +326,7 @@ func TestCalibrationValidate(t *testing.T) {
 			t.Errorf("NewOpenAI with %+v: no error", cal)
 		}
 	}
-	for _, cal := range []search.Calibration{{-1, 0.1}, {1, 100}, DefaultCalibration} {
+	for _, cal := range []search.Calibration{{Threshold: -1, Slope: 0.1}, {Threshold: 1, Slope: 100}, DefaultCalibration} {
 		if err := cal.Validate(); err != nil {
 			t.Errorf("%+v: %v", cal, err)
 		}

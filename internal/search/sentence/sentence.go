@@ -19,6 +19,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -27,9 +28,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Pooling is how token vectors become one sentence vector.
@@ -78,6 +81,9 @@ type Encoder struct {
 	cls, sep int
 	run      runner
 	name     string
+	// stripAccents: the normaliser strips accents, which this package does
+	// itself before the tokenizer (see bertAccents).
+	stripAccents bool
 }
 
 // runner runs the graph on one padded batch. ids, mask and types hold
@@ -96,7 +102,23 @@ func Open(spec Spec, threads int) (*Encoder, error) {
 	if spec.MaxTokens < 3 || spec.Dims < 1 {
 		return nil, fmt.Errorf("sentence: model %s: MaxTokens and Dims must be set", spec.Name)
 	}
-	tok, err := pretrained.FromReader(bytes.NewReader(spec.Tokenizer))
+	e, err := newEncoder(spec)
+	if err != nil {
+		return nil, err
+	}
+	if e.run, err = newRunner(spec, threads); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// newEncoder is an Encoder that tokenizes but cannot run the model yet.
+func newEncoder(spec Spec) (*Encoder, error) {
+	config, strip, err := bertAccents(spec.Tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("sentence: model %s: tokenizer.json: %w", spec.Name, err)
+	}
+	tok, err := pretrained.FromReader(bytes.NewReader(config))
 	if err != nil {
 		return nil, fmt.Errorf("sentence: model %s: tokenizer.json: %w", spec.Name, err)
 	}
@@ -109,11 +131,48 @@ func Open(spec Spec, threads int) (*Encoder, error) {
 	if !okC || !okS {
 		return nil, fmt.Errorf("sentence: model %s: the vocabulary lacks [CLS] or [SEP]", spec.Name)
 	}
-	r, err := newRunner(spec, threads)
-	if err != nil {
-		return nil, err
+	return &Encoder{spec: spec, tok: tok, cls: cls, sep: sep, name: spec.Name + "-" + Digest(spec)[:12], stripAccents: strip}, nil
+}
+
+// bertAccents returns tokenizer.json with the BERT normaliser's accent
+// stripping turned off, and whether the reference tokenizer strips accents:
+// explicitly, or when strip_accents is null and lowercase is on (an uncased
+// model). The Go tokenizer's own stripping misses some marks, so the
+// encoder strips them itself (stripAccents) before the tokenizer's
+// lowercasing and splitting, which then find nothing more to strip.
+func bertAccents(config []byte) ([]byte, bool, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(config, &doc); err != nil {
+		return nil, false, err
 	}
-	return &Encoder{spec: spec, tok: tok, cls: cls, sep: sep, run: r, name: spec.Name + "-" + Digest(spec)[:12]}, nil
+	var norm map[string]any
+	if raw, ok := doc["normalizer"]; !ok || json.Unmarshal(raw, &norm) != nil || norm["type"] != "BertNormalizer" {
+		return config, false, nil
+	}
+	strip, explicit := norm["strip_accents"].(bool)
+	if !explicit {
+		strip, _ = norm["lowercase"].(bool)
+	}
+	norm["strip_accents"] = false
+	raw, err := json.Marshal(norm)
+	if err != nil {
+		return nil, false, err
+	}
+	doc["normalizer"] = raw
+	out, err := json.Marshal(doc)
+	return out, strip, err
+}
+
+// stripAccents is the BERT normaliser's: the text decomposed (NFD) without
+// its non-spacing marks. Hangul syllables decompose into their letters.
+func stripAccents(s string) string {
+	d := norm.NFD.String(s)
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, d)
 }
 
 // Digest is the SHA-256 of everything that shapes spec's vectors: the
@@ -152,8 +211,12 @@ func (e *Encoder) EmbedDocuments(ctx context.Context, texts []string) ([][]float
 // Tokens returns the token ids the model reads for text, [CLS] and [SEP]
 // included, after the prefix and the cap.
 func (e *Encoder) Tokens(text, prefix string) ([]int, error) {
+	text = prefix + text
+	if e.stripAccents {
+		text = stripAccents(text)
+	}
 	e.tokMu.Lock()
-	enc, err := e.tok.EncodeSingle(prefix+text, false)
+	enc, err := e.tok.EncodeSingle(text, false)
 	e.tokMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("sentence: tokenize: %w", err)
