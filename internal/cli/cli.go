@@ -78,7 +78,8 @@ var verbs = []verb{
 	{"migrate", "", "apply pending schema migrations, naming each", migrate},
 	{"backup", "FILE", "copy the SQLite database to a new FILE, while serve runs", backup},
 	{"restore", "FILE", "replace the SQLite database by a backup; serve must be stopped", restore},
-	{"eval-search", "[-v] [--set FILE] [--fit [--write FILE]]",
+	{"search-status", "", "which semantic search scorer is active (model, runtime, signals waiting for vectors) and why", searchStatus},
+	{"eval-search", "[-v] [--set FILE] [--fit [--write FILE]] [--encoder FILE.onnx [--encoder-alone]]",
 		"measure semantic search on the labelled set; --fit calibrates the scorer", evalSearch},
 }
 

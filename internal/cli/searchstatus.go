@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"signals/internal/app"
+	"signals/internal/search"
+	"signals/internal/store"
+)
+
+// searchStatus says which scorer serve would use with the same settings,
+// why, and how many public signals still wait for its vectors.
+func searchStatus(ctx context.Context, args []string, env Env) error {
+	c := newCommand("search-status", env)
+	c.searchFlags()
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	scorer, status, err := app.ChooseScorer(c.cfg.Search)
+	if err != nil {
+		return err
+	}
+	runtime := status.Runtime
+	if runtime == "" {
+		runtime = "not loaded"
+	}
+	fmt.Fprintf(env.Stdout, "provider: %s\nmodel:    %s\nruntime:  %s\nwhy:      %s\n", status.Provider, status.Model, runtime, status.Reason)
+	return c.withStore(ctx, func(st store.Store) error {
+		pending, err := waitingForVectors(ctx, st, scorer.Model())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "waiting:  %d public signals without vectors of this model (serve computes them in the background)\n", pending)
+		return nil
+	})
+}
+
+// waitingForVectors counts the public signals without a vector of model.
+func waitingForVectors(ctx context.Context, st store.Store, model string) (int, error) {
+	n := 0
+	var cursor *store.Cursor
+	for {
+		docs, err := st.SignalsNeedingVectors(ctx, model, search.CandidateChars, 1000, cursor)
+		if err != nil || len(docs) == 0 {
+			return n, err
+		}
+		n += len(docs)
+		cursor = store.CursorOf(docs[len(docs)-1])
+	}
+}

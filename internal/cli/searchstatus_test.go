@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"signals/internal/demo"
+)
+
+// TestSearchStatusFallback: without ONNX Runtime, auto answers with the
+// builtin scorer and says why, naming the setting that fixes it.
+func TestSearchStatusFallback(t *testing.T) {
+	if os.Getenv("SIGNALS_TEST_ONNXRUNTIME") != "" {
+		t.Skip("this run loads ONNX Runtime; the fallback is tested without it")
+	}
+	dir := t.TempDir()
+	env := map[string]string{"SIGNALS_DATABASE": filepath.Join(dir, "s.db"),
+		"SIGNALS_ONNXRUNTIME": filepath.Join(dir, "no-such-libonnxruntime.so")}
+	out, errs, code := runCLI(t, env, "", "search-status")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"provider: builtin", "runtime:  not loaded", "SIGNALS_ONNXRUNTIME", "no-such-libonnxruntime.so", "waiting:  0 public signals"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("search-status lacks %q:\n%s", want, out)
+		}
+	}
+	// Asked for by name, the model refuses to start without its runtime.
+	env["SIGNALS_SEARCH_PROVIDER"] = "onnx"
+	if _, errs, code := runCLI(t, env, "", "search-status"); code == 0 || !strings.Contains(errs, "needs ONNX Runtime") {
+		t.Errorf("onnx without a runtime: exit %d, %s", code, errs)
+	}
+}
+
+// TestSearchStatusModel: with ONNX Runtime (SIGNALS_TEST_ONNXRUNTIME, set
+// by CI's model step), auto chooses the bundled model and counts the demo
+// signals waiting for its vectors.
+func TestSearchStatusModel(t *testing.T) {
+	lib := os.Getenv("SIGNALS_TEST_ONNXRUNTIME")
+	if lib == "" {
+		t.Skip("SIGNALS_TEST_ONNXRUNTIME is not set; the model's status is tested in CI's model step")
+	}
+	dir := t.TempDir()
+	env := map[string]string{"SIGNALS_DATABASE": filepath.Join(dir, "s.db"), "SIGNALS_ONNXRUNTIME": lib}
+	records, err := io.ReadAll(demo.Records())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := runCLI(t, env, string(records), "import", "-"); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errs)
+	}
+	out, errs, code := runCLI(t, env, "", "search-status")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"provider: onnx", "all-minilm-l6-v2-q", "runtime:  " + lib, "why:      ONNX Runtime loaded", "waiting:  327 public signals"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("search-status lacks %q:\n%s", want, out)
+		}
+	}
+}
