@@ -278,9 +278,13 @@ const (
 const RelatedCosine = 0.6
 
 // EncoderRelatedCosine is RelatedCosine for the vectors of the bundled
-// sentence model (all-MiniLM-L6-v2): about the 90th percentile of the
-// cosines of all pairs of demo signals, as for the word vectors.
-const EncoderRelatedCosine = 0.5
+// sentence model (all-MiniLM-L6-v2), chosen as the word vectors' was, so
+// that most signals have a neighbour this close. Measured over the 338
+// demo signals with the model in full precision: the cosines of all pairs
+// have a median of 0.14 and a 90th percentile of 0.32 (the model spreads
+// unrelated texts far wider apart than the word vectors do); 94% of the
+// signals have a neighbour at 0.45 or more, 83% at 0.5, 49% at 0.6.
+const EncoderRelatedCosine = 0.45
 
 // RelatedCosine implements search.Related: the least cosine between the
 // stored vectors of two signals for one to be listed as related to the
