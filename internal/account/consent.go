@@ -25,7 +25,7 @@ type ConsentPages struct{ frame }
 // NewConsentPages returns the consent pages, framed by l.
 func NewConsentPages(l Layout) ConsentPages { return ConsentPages{frame{l}} }
 
-// Consent shows the OAuth consent page of DESIGN §10. The form may send
+// Consent shows the OAuth consent page of docs/accounts-and-mail.md. The form may send
 // the browser on to the client's redirect URI, so that URI's origin is the
 // one other place the page's forms may lead to.
 func (p ConsentPages) Consent(w http.ResponseWriter, r *http.Request, c consent.Consent) {

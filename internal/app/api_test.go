@@ -140,7 +140,7 @@ func TestListRejectsInvalidParameters(t *testing.T) {
 	}
 }
 
-// DESIGN §5: a listing with q reaches at most 10,000 results deep; a page
+// docs/api.md: a listing with q reaches at most 10,000 results deep; a page
 // beyond is 400 invalid_parameter naming page, with the deepest page at
 // its page_size as the maximum. Without q any page may be asked for.
 func TestListWithQReachesTenThousandDeep(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 // withListTimeout sets the listings' deadline, as SIGNALS_LIST_TIMEOUT does.
 func withListTimeout(d time.Duration) Option { return func(a *App) { a.cfg.ListTimeout = d } }
 
-// DESIGN §5: a listing that cannot finish within its deadline is 503
+// docs/api.md: a listing that cannot finish within its deadline is 503
 // service_busy with Retry-After, wherever a listing is served: the API,
 // list_signals, the feed pages (a page that offers to try again) and the
 // feeds. It counts as a request and as a 5xx, as other 503s do. A

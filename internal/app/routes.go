@@ -53,7 +53,7 @@ func (a *App) routes() http.Handler {
 		api.handle(rt.Pattern, rt.Handler)
 	}
 
-	// Sign-in, the account area and unsubscription (HTML; DESIGN §10).
+	// Sign-in, the account area and unsubscription (HTML; docs/accounts-and-mail.md).
 	// One-click unsubscription is posted by mail providers, with the token
 	// as its only authority, so no origin check applies to it.
 	page.handle("GET "+session.SignInPath, withSession(a.account.SignInForm))
@@ -74,7 +74,7 @@ func (a *App) routes() http.Handler {
 	page.handle("GET "+digest.UnsubscribePath, http.HandlerFunc(a.account.UnsubscribeForm))
 	page.handle("POST "+digest.UnsubscribePath, form(http.HandlerFunc(a.account.Unsubscribe)))
 
-	// OAuth for MCP (DESIGN §8 and §10): metadata; the authorization
+	// OAuth for MCP (docs/mcp.md and docs/accounts-and-mail.md): metadata; the authorization
 	// endpoint, a consent page; the JSON token, registration and revocation.
 	api.handle("GET "+consent.ProtectedResourcePath, http.HandlerFunc(a.oauth.ProtectedResource))
 	api.handle("GET "+oauth.AuthorizationServerPath, http.HandlerFunc(a.oauth.AuthorizationServer))

@@ -58,7 +58,7 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 		t.Error("a fresh search says it came from the cache")
 	}
 	// The page spends a search, not a request: requests are the API's and
-	// MCP's (CONTRACT §8).
+	// MCP's (docs/mcp.md).
 	if u := ta.usageNow(t); u.DailySearches.Used != 1 || u.DailyRequests.Used != 2 {
 		t.Errorf("after the page's search: searches %+v, requests %+v", u.DailySearches, u.DailyRequests)
 	}

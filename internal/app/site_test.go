@@ -230,7 +230,7 @@ func TestSiteBadFilter(t *testing.T) {
 	})
 }
 
-// CONTRACT §1: Markdown with the front end's router headers is a conflict;
+// docs/api.md: Markdown with the front end's router headers is a conflict;
 // prefetch keeps the normal format; HEAD answers like GET without a body.
 func TestSiteNegotiation(t *testing.T) {
 	t.Parallel()

@@ -24,7 +24,7 @@ var records []byte
 // Records returns the demo data set as JSON Lines in the import format.
 func Records() io.Reader { return bytes.NewReader(records) }
 
-// record is one line of the import format, field for field (DESIGN §4).
+// record is one line of the import format, field for field (docs/operating.md, the import format).
 // Timestamps are kept as strings so that their precision survives.
 type record struct {
 	ID                   string  `json:"id"`

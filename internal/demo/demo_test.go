@@ -18,7 +18,7 @@ import (
 	"signals/internal/model"
 )
 
-// importFields are the fields of an import line (DESIGN §4); the demo file
+// importFields are the fields of an import line (docs/operating.md, the import format); the demo file
 // writes every one of them on every line.
 var importFields = []string{
 	"id", "tag", "source", "language", "country", "author_name", "author_headline", "source_url",

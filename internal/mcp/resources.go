@@ -15,7 +15,7 @@ import (
 
 // The enumerations of signal fields are resources: the tool schemas give a
 // long one as a pattern (wire.Enum.Long), and a refused value points to
-// the resource instead of repeating the list (DESIGN §7). Reading one
+// the resource instead of repeating the list (docs/api.md). Reading one
 // costs no request of the account's allowance: only tool calls count.
 
 // addResources serves each enumeration of reads.Listed at its Resource, as a

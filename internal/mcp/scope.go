@@ -14,7 +14,7 @@ import (
 )
 
 // toolScopes says which scope an OAuth access token needs for each tool;
-// API keys hold every permission (CONTRACT §5).
+// API keys hold every permission (docs/mcp.md).
 var toolScopes = map[string]string{
 	ListTool:   consent.ScopeRead,
 	GetTool:    consent.ScopeRead,
@@ -22,7 +22,7 @@ var toolScopes = map[string]string{
 }
 
 // ScopeChallenge is the WWW-Authenticate value of a 403 for a missing
-// scope (DESIGN §8): it names every scope, so that the client asks for
+// scope (docs/mcp.md): it names every scope, so that the client asks for
 // consent to what it lacks.
 func ScopeChallenge(baseURL string) string {
 	return `Bearer error="insufficient_scope", scope="` + strings.Join(consent.Scopes, " ") +

@@ -36,7 +36,7 @@ type ServerMetadata struct {
 	AuthorizationResponseIssParameterSupported bool `json:"authorization_response_iss_parameter_supported"`
 	// ClientIDMetadataDocumentSupported is false: clients register with
 	// RegisterPath; URL-based client identity documents are not enabled
-	// (CONTRACT §5).
+	// (docs/mcp.md).
 	ClientIDMetadataDocumentSupported bool `json:"client_id_metadata_document_supported"`
 }
 

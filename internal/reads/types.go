@@ -25,7 +25,7 @@ var (
 )
 
 // The MCP resources that list the values of the enumerations of signal
-// fields (DESIGN §7).
+// fields (docs/api.md).
 const (
 	CountriesResource = "signals://countries"
 	LanguagesResource = "signals://languages"

@@ -1,5 +1,5 @@
 // Package web serves the service's public pages. Each is HTML by default
-// and Markdown to clients that ask for it (CONTRACT §1, "Public pages as
+// and Markdown to clients that ask for it (docs/api.md, "Public pages as
 // Markdown").
 package web
 

@@ -1,6 +1,6 @@
 // Package web serves the website: the public feed, feed hubs, articles,
 // About, Contact and the developer pages, one layout for all, each page in
-// HTML by default and in Markdown to clients that ask for it (CONTRACT §1,
+// HTML by default and in Markdown to clients that ask for it (docs/api.md,
 // "Public pages as Markdown"); the JSON Feed, RSS and Atom feeds; and the
 // site's stylesheet and scripts.
 package web

@@ -63,7 +63,7 @@ type Enum struct {
 
 // LongEnum is the length beyond which an enumeration is long: tool schemas
 // give its pattern instead of its values, which a resource lists, and tool
-// results leave it out of problems (DESIGN §7: beyond a dozen values).
+// results leave it out of problems (docs/api.md: beyond a dozen values).
 const LongEnum = 12
 
 // Long reports whether e is too long to repeat in each tool's schema.
