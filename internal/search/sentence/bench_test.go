@@ -20,14 +20,7 @@ import (
 //
 //	SIGNALS_ONNXRUNTIME=$(bash scripts/onnxruntime.sh) go test -run '^$' -bench EmbedDemo -benchtime 3x ./internal/search/sentence/
 func BenchmarkEmbedDemo(b *testing.B) {
-	if _, err := sentence.Load(os.Getenv(sentence.EnvRuntime)); err != nil {
-		b.Skip(err)
-	}
-	enc, err := sentence.Open(bundled.Spec(), 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer enc.Close()
+	enc := benchEncoder(b)
 	texts := demoTexts(b)
 	b.ResetTimer()
 	for range b.N {
@@ -40,6 +33,18 @@ func BenchmarkEmbedDemo(b *testing.B) {
 
 // BenchmarkEmbedQuery embeds one short query, as a search does.
 func BenchmarkEmbedQuery(b *testing.B) {
+	enc := benchEncoder(b)
+	for range b.N {
+		if _, err := enc.EmbedQueries(context.Background(), []string{"who is hiring robotics engineers in Canada"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchEncoder opens the bundled model on one core, or skips without ONNX
+// Runtime.
+func benchEncoder(b *testing.B) *sentence.Encoder {
+	b.Helper()
 	if _, err := sentence.Load(os.Getenv(sentence.EnvRuntime)); err != nil {
 		b.Skip(err)
 	}
@@ -47,12 +52,8 @@ func BenchmarkEmbedQuery(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer enc.Close()
-	for range b.N {
-		if _, err := enc.EmbedQueries(context.Background(), []string{"who is hiring robotics engineers in Canada"}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	b.Cleanup(func() { enc.Close() })
+	return enc
 }
 
 func demoTexts(b *testing.B) []string {
