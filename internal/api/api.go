@@ -71,20 +71,22 @@ func (a *API) List(ctx context.Context, q model.ListQuery) (*reads.ListResponse,
 }
 
 // Get returns one public signal with its text cut to 16,000 code points.
-func (a *API) Get(ctx context.Context, id string) (*reads.Signal, error) {
+// ref is its id or a form of it people copy (reads.IDsOf): the first of
+// the ids it may stand for that names a public signal is read.
+func (a *API) Get(ctx context.Context, ref string) (*reads.Signal, error) {
 	// No stored id is invalid UTF-8, holds a control character or is longer
-	// than MaxIDChars (import refuses them), so such an id is simply missing.
-	if !model.PlausibleID(id) {
-		return nil, reads.ErrNoSignal
+	// than MaxIDChars (import refuses them), so IDsOf leaves such ids out.
+	for _, id := range reads.IDsOf(ref, a.BaseURL) {
+		s, err := a.Store.GetSignal(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &reads.Signal{SignalMeta: reads.NewSignalMeta(s), Text: model.Cut(s.Text, model.MaxTextChars)}, nil
 	}
-	s, err := a.Store.GetSignal(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, reads.ErrNoSignal
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &reads.Signal{SignalMeta: reads.NewSignalMeta(s), Text: model.Cut(s.Text, model.MaxTextChars)}, nil
+	return nil, reads.ErrNoSignal
 }
 
 // noQuery refuses any query parameter on an endpoint that takes none,
@@ -106,8 +108,10 @@ func noQuery(r *http.Request) error {
 	return p
 }
 
-// errNoSignalInPath is reads.ErrNoSignal as HTTP says it.
-var errNoSignalInPath = failure.NotFound("no public signal has this id; take ids from the list and URL-encode them in the path")
+// noSignalInPath is reads.ErrNoSignal as HTTP says it.
+func (a *API) noSignalInPath() *failure.Error {
+	return reads.NoSignal("an id from the list (its id field) URL-encoded in the path", a.BaseURL)
+}
 
 // HandleList serves GET /api/v1/signals.
 func (a *API) HandleList(w http.ResponseWriter, r *http.Request) {
@@ -169,12 +173,12 @@ func (a *API) HandleGet(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := url.PathUnescape(strings.TrimPrefix(r.URL.EscapedPath(), reads.SignalsPath+"/"))
 	if err != nil {
-		a.Problems.Write(w, r, errNoSignalInPath)
+		a.Problems.Write(w, r, a.noSignalInPath())
 		return
 	}
 	resp, err := a.Get(r.Context(), id)
 	if errors.Is(err, reads.ErrNoSignal) {
-		err = errNoSignalInPath
+		err = a.noSignalInPath()
 	}
 	if err != nil {
 		a.Problems.Write(w, r, err)

@@ -36,6 +36,9 @@ func (a *API) Search(ctx context.Context, acct model.Account, req reads.SearchRe
 		resp.Matches[i] = reads.SearchMatch{SignalMeta: reads.NewSignalMeta(m.Signal),
 			Snippet: model.Cut(m.Signal.Text, model.MatchSnippetChars), Relevance: m.Relevance, Matched: m.Why}
 	}
+	if len(resp.Matches) == 0 {
+		resp.NextSteps = reads.NextSteps(r, res.CandidatesConsidered, res.Spent(), res.SearchesRemaining)
+	}
 	return resp, nil
 }
 

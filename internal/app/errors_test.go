@@ -304,7 +304,9 @@ func TestAuthorizationSchemeErrorsSayWhatIsWrong(t *testing.T) {
 			if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" {
 				t.Fatalf("MCP: %d %s", resp.StatusCode, body)
 			}
-			if mp := decode[problem.Problem](t, body); mp.Code != p.Code || mp.Detail != p.Detail {
+			// The same words, then the way in that needs no key.
+			if mp := decode[problem.Problem](t, body); mp.Code != p.Code || !strings.HasPrefix(mp.Detail, p.Detail+"; ") ||
+				!strings.HasSuffix(mp.Detail, ta.cfg.BaseURL+"/.well-known/oauth-protected-resource/mcp") {
 				t.Errorf("MCP says %s, HTTP %+v", body, p)
 			}
 		})

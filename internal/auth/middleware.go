@@ -102,9 +102,14 @@ func Unauthenticated(err error) (*failure.Error, bool) {
 	return nil, false
 }
 
-// How to send a key, said in every authentication failure that is not
-// about the key itself.
-const sendKey = "send Authorization: Bearer <API_KEY>"
+// sendKey says how to send a key and where one is made, in every
+// authentication failure that is not about the key itself.
+func (a *Authenticator) sendKey() string {
+	return "send Authorization: Bearer <API_KEY>, with a key made at " + a.keysPage()
+}
+
+// keysPage is the page where a signed-in person makes API keys.
+func (a *Authenticator) keysPage() string { return a.Problems.BaseURL + "/account" }
 
 // Authenticate resolves the request's bearer key. The error is a
 // missing_credentials or invalid_credentials failure when the request
@@ -113,9 +118,9 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return Principal{}, failure.New(failure.CodeMissingCredentials,
-			"send an API key as Authorization: Bearer <API_KEY>")
+			"send an API key as Authorization: Bearer <API_KEY>; sign in at "+a.keysPage()+" to make one")
 	}
-	token, err := bearerToken(h)
+	token, err := bearerToken(h, a.sendKey())
 	if err != nil {
 		return Principal{}, err
 	}
@@ -125,7 +130,7 @@ func (a *Authenticator) Authenticate(r *http.Request) (Principal, error) {
 				a.Problems.BaseURL+"/account")
 	}
 	invalid := func() error {
-		return failure.New(failure.CodeInvalidCredentials, "the API key is not valid or was revoked")
+		return failure.New(failure.CodeInvalidCredentials, "the API key is not valid or was revoked; make a new one at "+a.keysPage())
 	}
 	if !WellFormed(token) {
 		return Principal{}, invalid()
@@ -198,8 +203,9 @@ func (c *keyCache) put(hash []byte, generation int64, p Principal) {
 
 // bearerToken returns the token of an Authorization header value, or the
 // invalid_credentials failure that says how the value is not "Bearer
-// <token>". It never repeats what the client sent: that may be a key.
-func bearerToken(h string) (string, error) {
+// <token>", ending with sendKey. It never repeats what the client sent:
+// that may be a key.
+func bearerToken(h, sendKey string) (string, error) {
 	scheme, token, ok := strings.Cut(h, " ")
 	token = strings.TrimSpace(token)
 	switch {

@@ -30,7 +30,7 @@ func LLMsTxt(base string) []byte {
 		"Do not retry a timed-out search automatically.\n",
 		l.DailyRequests, l.MinuteRequests, l.DailySearches, reads.UsagePath)
 	w("- Errors are JSON problem details with a stable `code`; 429 and 503 give `Retry-After` when the wait is known.\n")
-	w("- The developer pages, About, Contact and articles are Markdown at their path plus `.md` " +
+	w("- The developer pages, About, Contact, articles and signal pages are Markdown at their path plus `.md` " +
 		"(as the links below are); every public page is Markdown to `Accept: text/markdown`.\n\n")
 
 	// Pages are linked to their Markdown at the page's path plus ".md",

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"signals/internal/auth"
+	"signals/internal/consent"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
@@ -123,6 +124,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if f, ok := auth.Unauthenticated(err); ok {
 			w.Header().Set("WWW-Authenticate", Challenge(s.cfg.BaseURL, f.Code == failure.CodeInvalidCredentials))
+			// A person reads the body too: besides a key, the way in
+			// that needs none.
+			oauth := *f
+			oauth.Detail += "; or connect with OAuth, which needs no key: the protected resource metadata is at " +
+				ResourceMetadata(s.cfg.BaseURL)
+			err = &oauth
 		}
 		s.cfg.Problems.Write(w, r, err)
 		return
@@ -148,11 +155,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // clients at the protected resource metadata; sent tells whether a
 // credential was presented.
 func Challenge(baseURL string, sent bool) string {
-	c := `Bearer resource_metadata="` + strings.TrimRight(baseURL, "/") + `/.well-known/oauth-protected-resource/mcp", scope="signals:read signals:search"`
+	c := `Bearer resource_metadata="` + ResourceMetadata(baseURL) + `", scope="signals:read signals:search"`
 	if sent {
 		c += `, error="invalid_token"`
 	}
 	return c
+}
+
+// ResourceMetadata is the address of /mcp's OAuth protected resource
+// metadata (RFC 9728), where OAuth clients start.
+func ResourceMetadata(baseURL string) string {
+	return strings.TrimRight(baseURL, "/") + consent.ProtectedResourcePath
 }
 
 // originOf returns the web origin of a base URL (scheme://host[:port], the

@@ -23,10 +23,13 @@ var (
 // outputSchema describes the structured content of a tool: the HTTP
 // response body T of a success, or the problem object of a failure. Clients
 // validate structured content against it whether or not isError is set, so
-// it must describe both.
+// it must describe both. Tools/list carries it three times, so it is as
+// brief as it can be.
 func outputSchema[T any]() *jsonschema.Schema {
-	return &jsonschema.Schema{Type: "object",
-		OneOf: []*jsonschema.Schema{wire.OutputSchema[T](), wire.OutputSchema[problem.Problem]()}}
+	body, failed := wire.OutputSchema[T](), wire.OutputSchema[problem.Problem]()
+	// Each branch is an object already by the schema that holds them.
+	body.Type, failed.Type = "", ""
+	return &jsonschema.Schema{Type: "object", OneOf: []*jsonschema.Schema{body, failed}}
 }
 
 // decodeArguments decodes raw tool arguments into v as the HTTP API decodes

@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/reads"
 	"signals/internal/search"
@@ -21,15 +20,12 @@ const (
 	SearchTool = "search_signals"
 )
 
-// errNoSignal is reads.ErrNoSignal as get_signal says it.
-var errNoSignal = failure.NotFound("no public signal has this id; pass an id exactly as list_signals or search_signals returned it")
-
 func listTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:  ListTool,
 		Title: "List signals",
-		Description: "Lists public signals, newest published first, one page at a time: each with its metadata and " +
-			fmt.Sprintf("the first %d characters of its text, and has_more and next_page. ", model.ListSnippetChars) +
+		Description: "Lists public signals, newest published first, a page at a time: each with its metadata and " +
+			fmt.Sprintf("the first %d characters of its text. ", model.ListSnippetChars) +
 			"Filters combine with AND, values within tags or sources with OR.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 		InputSchema:  listInput,
@@ -41,9 +37,9 @@ func getTool() *mcp.Tool {
 	return &mcp.Tool{
 		Name:  GetTool,
 		Title: "Get a signal",
-		Description: "Reads one public signal by the id a list or a search returned: its metadata, source_url for " +
-			fmt.Sprintf("attribution, and its text cut to %d characters (text_truncated says if it was). ", model.MaxTextChars) +
-			"An unknown or non-public id is a 404.",
+		Description: "Reads one public signal by its id or page address: its metadata, source_url for " +
+			fmt.Sprintf("attribution and its text cut to %d characters (text_truncated says if it was). ", model.MaxTextChars) +
+			"A non-public id is a 404.",
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 		InputSchema:  getInput,
 		OutputSchema: outputSchema[reads.Signal](),
@@ -94,7 +90,8 @@ func (s *Server) get(ctx context.Context, args reads.GetRequest) *mcp.CallToolRe
 	}
 	resp, err := s.cfg.API.Get(ctx, id)
 	if errors.Is(err, reads.ErrNoSignal) {
-		err = errNoSignal
+		// As get_signal says it.
+		err = reads.NoSignal("the id field of a signal as list_signals or search_signals return it", s.cfg.BaseURL)
 	}
 	if err != nil {
 		return s.fail(ctx, err)

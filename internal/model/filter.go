@@ -59,11 +59,12 @@ func (q ListQuery) CheckDepth() error {
 }
 
 // CheckValues validates every value of a multi-valued parameter; a value
-// outside allowed is refused naming the allowed values closest to it.
-func CheckValues(param string, values, allowed []string) error {
+// outside allowed is refused naming the allowed values closest to it, in
+// spelling or, by aliases (TagAliases…), in meaning.
+func CheckValues(param string, values, allowed []string, aliases map[string]string) error {
 	for _, v := range values {
 		if !IsOneOf(v, allowed) {
-			return failure.NotAllowed(param, v, "must be one of: "+strings.Join(allowed, ", "), allowed, nil)
+			return failure.NotAllowed(param, v, "must be one of: "+strings.Join(allowed, ", "), allowed, aliases)
 		}
 	}
 	return nil

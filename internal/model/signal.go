@@ -20,6 +20,52 @@ var (
 	SearchLanguages = []string{"en", "fr"}
 )
 
+// Other words for the values of the filters, written as keys (lower case,
+// words joined by _), so that a refused value can suggest the one it
+// means: "fundraising" is refused with funding suggested. Spelling is
+// handled apart (failure.Close); these are words of the same meaning. A
+// word is listed only where one value clearly owns it.
+var (
+	TagAliases = map[string]string{
+		"fundraising": "funding", "fundraise": "funding", "raise": "funding", "raised": "funding",
+		"raising": "funding", "investment": "funding", "investments": "funding", "investor": "funding",
+		"investors": "funding", "financing": "funding", "round": "funding", "funding_round": "funding",
+		"seed": "funding", "series_a": "funding", "series_b": "funding", "venture": "funding",
+		"venture_capital": "funding", "vc": "funding", "levee_de_fonds": "funding", "levée_de_fonds": "funding",
+		"financement": "funding",
+		"hiring":      "job", "hire": "job", "jobs": "job", "job_offer": "job", "job_offers": "job",
+		"career": "job", "careers": "job", "recruiting": "job", "recruitment": "job", "vacancy": "job",
+		"vacancies": "job", "position": "job", "positions": "job", "opening": "job", "openings": "job",
+		"emploi": "job", "emplois": "job", "recrutement": "job", "poste": "job",
+		"launch": "product_launch", "launches": "product_launch", "launched": "product_launch",
+		"release": "product_launch", "releases": "product_launch", "new_product": "product_launch",
+		"product": "product_launch", "lancement": "product_launch",
+		"feedback": "product_feedback", "review": "product_feedback", "reviews": "product_feedback",
+		"opinion": "product_feedback", "complaint": "product_feedback", "complaints": "product_feedback",
+		"avis":  "product_feedback",
+		"robot": "physical_ai", "robots": "physical_ai", "robotics": "physical_ai", "humanoid": "physical_ai",
+		"humanoids": "physical_ai", "embodied_ai": "physical_ai", "drones": "physical_ai",
+		"autonomous_vehicles": "physical_ai", "self_driving": "physical_ai", "robotique": "physical_ai",
+		"event": "events", "conference": "events", "conferences": "events", "meetup": "events",
+		"meetups": "events", "webinar": "events", "webinars": "events", "hackathon": "events",
+		"summit": "events", "workshop": "events", "workshops": "events", "evenement": "events",
+		"événement": "events", "évènement": "events", "evenements": "events", "événements": "events",
+		"misc": "other", "miscellaneous": "other",
+	}
+	SourceAliases = map[string]string{
+		"linkedin": "professional_network", "xing": "professional_network",
+		"professional": "professional_network", "network": "professional_network",
+		"twitter": "microblog", "x": "microblog", "tweets": "microblog", "mastodon": "microblog",
+		"bluesky": "microblog", "threads": "microblog", "microblogging": "microblog",
+		"hacker_news": "tech_forum", "hackernews": "tech_forum", "hn": "tech_forum",
+		"reddit": "tech_forum", "lobsters": "tech_forum", "forum": "tech_forum", "forums": "tech_forum",
+	}
+	LanguageAliases = map[string]string{
+		"english": "en", "anglais": "en", "eng": "en", "en_us": "en", "en_gb": "en",
+		"french": "fr", "français": "fr", "francais": "fr", "fra": "fr", "fre": "fr", "fr_fr": "fr", "fr_ca": "fr",
+	}
+)
+
 // Editorial statuses.
 const (
 	StatusPending = "pending"

@@ -58,16 +58,16 @@ var ListParams = wire.Names[ListRequest]()
 // Validate checks a listing request and returns the page to list.
 func (r ListRequest) Validate() (model.ListQuery, error) {
 	q := model.ListQuery{Page: 1, PageSize: model.DefaultPageSize}
-	if err := model.CheckValues("tags", r.Tags, model.Tags); err != nil {
+	if err := model.CheckValues("tags", r.Tags, model.Tags, model.TagAliases); err != nil {
 		return q, err
 	}
-	if err := model.CheckValues("sources", r.Sources, model.Sources); err != nil {
+	if err := model.CheckValues("sources", r.Sources, model.Sources, model.SourceAliases); err != nil {
 		return q, err
 	}
 	if len(r.Language) > 1 {
 		return q, oneValue("language", model.Languages)
 	}
-	if err := model.CheckValues("language", r.Language, model.Languages); err != nil {
+	if err := model.CheckValues("language", r.Language, model.Languages, model.LanguageAliases); err != nil {
 		return q, err
 	}
 	if len(r.Country) > 1 {

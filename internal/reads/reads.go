@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"signals/internal/failure"
 	"signals/internal/model"
+	"strings"
 	"time"
 )
 
@@ -60,5 +61,13 @@ func ListWithin(ctx context.Context, st Lister, q model.ListQuery, timeout time.
 }
 
 // ErrNoSignal is Get's answer for every id that is not a public signal,
-// alike; each medium says in its own words where good ids come from.
+// alike; each medium says in its own words where good ids come from
+// (NoSignal).
 var ErrNoSignal = failure.NotFound("no public signal has this id")
+
+// NoSignal is ErrNoSignal as a medium says it: where ids come from there,
+// then the other form taken, the page address on the service at base.
+func NoSignal(where, base string) *failure.Error {
+	return failure.NotFound("no public signal has this id; pass " + where +
+		", or the signal's page address, " + strings.TrimSuffix(base, "/") + PagesPath + "{id}")
+}

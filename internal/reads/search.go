@@ -6,6 +6,7 @@ import (
 	"signals/internal/search"
 	"signals/internal/wire"
 	"strings"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -54,6 +55,8 @@ type SearchResponse struct {
 	ExpiresAt            string        `json:"expires_at"`
 	SearchedAtAlias      string        `json:"searchedAt"`
 	ExpiresAtAlias       string        `json:"expiresAt"`
+	// NextSteps is only in an answer without a match (NextSteps).
+	NextSteps []string `json:"next_steps,omitempty"`
 }
 
 func init() {
@@ -67,7 +70,71 @@ func init() {
 		"expires_at":            {Doc: "When the cached result expires.", Format: "date-time"},
 		"searchedAt":            {AliasOf: "searched_at"},
 		"expiresAt":             {AliasOf: "expires_at"},
+		"next_steps": {Doc: "Only when there is no match: short sentences on what to try next (broader words, the filters " +
+			"that narrowed the search, a listing with q for exact words), whether this search used one of the day's " +
+			"searches and how many remain."},
 	})
+}
+
+// NextSteps says what to try after a search r that matched nothing:
+// considered signals were scored inside its filters, spent tells whether
+// it used one of the account's remaining daily searches. The sentences
+// are the same over HTTP and MCP (one body), so each names both forms.
+func NextSteps(r search.Request, considered int, spent bool, remaining int) []string {
+	var steps []string
+	filters := filterNames(r.Filter)
+	switch {
+	case considered == 0 && len(filters) > 0:
+		steps = append(steps, "No signal is inside the filters "+sentenceList(filters)+": drop or widen them.")
+	case considered == 0:
+		steps = append(steps, "There are no public signals to search yet.")
+	default:
+		steps = append(steps, fmt.Sprintf("None of the %d signals scored was clearly about the query: try fewer or broader words, "+
+			"such as the subject alone.", considered))
+		if len(filters) > 0 {
+			steps = append(steps, "The filters "+sentenceList(filters)+" narrowed the search: try it without them.")
+		}
+	}
+	steps = append(steps, "For exact words, list signals with q (list_signals, or GET "+SignalsPath+"?q=…): a literal "+
+		"substring of the text, author or headline; listings use no search.")
+	left := fmt.Sprintf("%d searches remain today", remaining)
+	switch remaining {
+	case 0:
+		left = "none remain today (they renew at 00:00 UTC)"
+	case 1:
+		left = "1 search remains today"
+	}
+	if spent {
+		steps = append(steps, "This search used one of the day's searches; "+left+".")
+	} else {
+		steps = append(steps, "This answer came from the cache and used no search; "+left+".")
+	}
+	return steps
+}
+
+// filterNames names the filters of f that are set, each with its values.
+func filterNames(f model.Filter) []string {
+	var names []string
+	for _, l := range []struct {
+		name   string
+		values []string
+	}{{"tags", f.Tags}, {"sources", f.Sources}, {"language", f.Languages}, {"country", f.Countries}} {
+		if len(l.values) > 0 {
+			names = append(names, l.name+" ("+strings.Join(l.values, ", ")+")")
+		}
+	}
+	if f.ObservedAfter != nil {
+		names = append(names, "observed_after ("+f.ObservedAfter.Time().UTC().Format(time.RFC3339)+")")
+	}
+	return names
+}
+
+// sentenceList writes items as "a", "a and b", "a, b and c".
+func sentenceList(items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // UTF16Len counts s in UTF-16 code units, as the query limit does.
@@ -94,13 +161,13 @@ func (req SearchRequest) Validate() (search.Request, error) {
 		return r, p
 	}
 	r.Query = search.NormalizeQuery(req.Query)
-	if err := model.CheckValues("tags", req.Tags, model.Tags); err != nil {
+	if err := model.CheckValues("tags", req.Tags, model.Tags, model.TagAliases); err != nil {
 		return r, err
 	}
-	if err := model.CheckValues("sources", req.Sources, model.Sources); err != nil {
+	if err := model.CheckValues("sources", req.Sources, model.Sources, model.SourceAliases); err != nil {
 		return r, err
 	}
-	if err := model.CheckValues("language", req.Language, model.SearchLanguages); err != nil {
+	if err := model.CheckValues("language", req.Language, model.SearchLanguages, model.LanguageAliases); err != nil {
 		return r, err
 	}
 	if err := model.CheckCountries("country", req.Country); err != nil {

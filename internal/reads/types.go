@@ -157,13 +157,13 @@ type GetRequest struct {
 
 func init() {
 	wire.Describe[GetRequest]("", wire.Fields{
-		"id": {Doc: "The id exactly as a list or a search returned it.", Length: wire.Between(1, model.MaxIDChars)},
+		"id": {Doc: "An id from a list or a search, or the signal's page address.", Length: wire.Between(1, MaxIDRefChars)},
 	})
 }
 
-// Validate checks a get request and returns the id to read. An id that no
-// signal can have (empty, too long) is not found, as over HTTP, rather than
-// invalid.
+// Validate checks a get request and returns the id to read, which may
+// stand for several (IDsOf). An id that no signal can have (empty, too
+// long) is not found, as over HTTP, rather than invalid.
 func (r GetRequest) Validate() (string, error) {
 	return r.ID, nil
 }

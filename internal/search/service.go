@@ -49,6 +49,11 @@ type Result struct {
 	fresh bool // this request ran the search (for the Observer)
 }
 
+// Spent reports whether this request used one of the account's daily
+// searches: false for an answer from the cache or joined to another
+// request's search.
+func (r Result) Spent() bool { return r.fresh }
+
 // Matched is one signal that reached the cutoff, Text cut to CandidateChars.
 type Matched struct {
 	Signal    model.Signal

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // Paths of the files crawlers and browsers look for at a site's root.
@@ -26,8 +27,9 @@ const (
 
 // MarkdownSuffix turns a page's path into the path of its Markdown
 // representation ("/developers/api.md"), for readers such as llms.txt's
-// that follow a link but send no Accept: text/markdown.
-const MarkdownSuffix = ".md"
+// that follow a link but send no Accept: text/markdown. A signal's page
+// has its Markdown at such an address too.
+const MarkdownSuffix = reads.MarkdownSuffix
 
 // robotsDisallowed are the paths crawlers are asked to leave alone: the
 // private area, sign-in and OAuth pages, semantic search (personal, and

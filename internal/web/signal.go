@@ -19,8 +19,9 @@ import (
 )
 
 // SignalsPath is where each public signal has its page, under its
-// URL-encoded id (as the API takes it).
-const SignalsPath = "/signals/"
+// URL-encoded id (as the API takes it); the page's Markdown is also at
+// its path plus MarkdownSuffix.
+const SignalsPath = reads.PagesPath
 
 // SignalPath is the path of a signal's page.
 func SignalPath(id string) string { return SignalsPath + url.PathEscape(id) }
@@ -72,6 +73,14 @@ func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	sig, err := s.cfg.Store.GetSignal(ctx, id)
+	if md, ok := strings.CutSuffix(id, MarkdownSuffix); ok && errors.Is(err, store.ErrNotFound) && md != "" {
+		// The page's Markdown address, for readers that follow links but
+		// send no Accept: text/markdown. An id that itself ends in ".md"
+		// was read first, so its page stays where it was.
+		if sig, err = s.cfg.Store.GetSignal(ctx, md); err == nil {
+			format = Markdown
+		}
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		s.Error(w, r, missing)
 		return
@@ -110,7 +119,8 @@ func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 		writeMarkdown(w, r, http.StatusOK, s.signalMarkdown(v))
 		return
 	}
-	body, err := s.render(r, "signal", view{Title: v.Heading, Section: "/",
+	alternates := append(feedLinks(""), link{Href: SignalPath(sig.ID) + MarkdownSuffix, Title: "Markdown", Type: "text/markdown"})
+	body, err := s.render(r, "signal", view{Title: v.Heading, Section: "/", Alternates: alternates,
 		Description: v.TagLabel + " signal by " + v.AuthorName + ", from " + v.SourceLabel + ".",
 		Content:     v})
 	if err != nil {

@@ -181,7 +181,7 @@ func (b *builder) property(p property, f Field, inferred *jsonschema.Schema) *js
 	}
 	if b.brief {
 		s.Format = ""
-		return s
+		return b.portable(s, nullable)
 	}
 	s.Description = f.Doc
 	if f.Enum != nil {
@@ -217,7 +217,23 @@ func (b *builder) property(p property, f Field, inferred *jsonschema.Schema) *js
 		s.Description = ""
 		return &jsonschema.Schema{Description: d, AnyOf: []*jsonschema.Schema{one, s}}
 	}
-	return s
+	return b.portable(s, nullable)
+}
+
+// portable returns the schema s of a property as tool schemas carry it: a
+// nullable value, whose type jsonschema.For writes as a type array such as
+// ["null","string"], becomes anyOf a string and a null. Both are JSON
+// Schema, but clients that map tool schemas onto a dialect with one type
+// per schema (the OpenAPI subset of some model providers) reject the
+// array or drop its constraints. The OpenAPI document (3.1) keeps the
+// array.
+func (b *builder) portable(s *jsonschema.Schema, nullable bool) *jsonschema.Schema {
+	if b.ref != "" || !nullable || len(s.Types) != 2 || s.Types[0] != "null" {
+		return s
+	}
+	v := *s
+	v.Types, v.Type, v.Description = nil, s.Types[1], ""
+	return &jsonschema.Schema{Description: s.Description, AnyOf: []*jsonschema.Schema{&v, {Type: "null"}}}
 }
 
 // enum applies an enumeration to the schema of a string or of an array of
@@ -237,14 +253,6 @@ func (b *builder) enum(s *jsonschema.Schema, e Enum, nullable bool) *jsonschema.
 	}
 	v := b.enumValue(e)
 	if !nullable {
-		v.Description = s.Description
-		return v
-	}
-	if b.ref == "" {
-		v.Type, v.Types = "", []string{"null", "string"}
-		if v.Enum != nil {
-			v.Enum = append(v.Enum, nil)
-		}
 		v.Description = s.Description
 		return v
 	}

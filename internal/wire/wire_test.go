@@ -78,14 +78,14 @@ func TestSchemaInPlace(t *testing.T) {
 	want := `{"type":"object","properties":{` +
 		`"items":{"type":"array","items":{"type":"object","properties":{` +
 		`"id":{"type":"string","description":"The id.","minLength":1,"maxLength":10},` +
-		`"seen":{"type":["null","string"],"description":"When it was seen.","format":"date-time"},` +
+		`"seen":{"description":"When it was seen.","anyOf":[{"type":"string","format":"date-time"},{"type":"null"}]},` +
 		`"size":{"type":"integer","description":"Its size.","minimum":0},` +
 		`"sizeAlias":{"type":"integer","description":"Deprecated alias of ` + "`size`" + `, with the identical value.","deprecated":true,"minimum":0},` +
-		`"colour":{"type":["null","string"],"description":"Its colour, or null.","enum":["red","green",null]},` +
+		`"colour":{"description":"Its colour, or null.","anyOf":[{"type":"string","enum":["red","green"]},{"type":"null"}]},` +
 		`"note":{"type":"string","description":"A note."}},` +
 		`"required":["id","seen","size","sizeAlias","colour","note"],"additionalProperties":false,"description":"An item."},` +
 		`"description":"The items.","maxItems":5},` +
-		`"next":{"type":["null","integer"],"description":"The next page, or null.","minimum":2}},` +
+		`"next":{"description":"The next page, or null.","anyOf":[{"type":"integer","minimum":2},{"type":"null"}]}},` +
 		`"required":["items","next"],"additionalProperties":false}`
 	if normal(t, got) != normal(t, want) {
 		t.Errorf("schema\n got %s\nwant %s", got, want)
@@ -128,9 +128,9 @@ func TestListSchema(t *testing.T) {
 func TestOutputSchemaIsBrief(t *testing.T) {
 	got := marshal(t, wire.OutputSchema[page]())
 	want := `{"type":"object","properties":{` +
-		`"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"seen":{"type":["null","string"]},` +
-		`"size":{"type":"integer"},"colour":{"type":["null","string"]},"note":{"type":"string"}}}},` +
-		`"next":{"type":["null","integer"]}},"required":["items","next"]}`
+		`"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"seen":{"anyOf":[{"type":"string"},{"type":"null"}]},` +
+		`"size":{"type":"integer"},"colour":{"anyOf":[{"type":"string"},{"type":"null"}]},"note":{"type":"string"}}}},` +
+		`"next":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["items","next"]}`
 	if normal(t, got) != normal(t, want) {
 		t.Errorf("schema\n got %s\nwant %s", got, want)
 	}
