@@ -28,7 +28,8 @@
 //	<!-- recipe: source tree -->     run in the repository, with GOBIN in the
 //	                                 temporary folder (go build, go install)
 //	<!-- recipe: file NAME -->       on a block that is not shell: write it to
-//	                                 NAME in the temporary folder
+//	                                 NAME in the temporary folder (its sig_...
+//	                                 filled in where the block stands)
 //	<!-- recipe: benchmark -->       not run (minutes long, and its figures are
 //	                                 the page's); checked instead: each -bench
 //	                                 pattern names a benchmark of its package
@@ -37,7 +38,8 @@
 //
 // A page that holds <!-- recipes: postgres --> runs with SIGNALS_DATABASE
 // set to a new, empty database on the server named by SIGNALS_TEST_POSTGRES;
-// <!-- recipes: needs caddy --> names commands a page needs. Without them
+// <!-- recipes: needs caddy --> names commands a page needs, each with the
+// least version it needs where that matters (needs node>=22.19). Without them
 // the page is skipped, except under CI, where it fails.
 package recipes
 
@@ -224,7 +226,7 @@ func runPage(t *testing.T, p page, bin string) int {
 		env = append(env, "SIGNALS_DATABASE="+database(t))
 	}
 	for _, c := range p.needs {
-		if _, err := exec.LookPath(c); err != nil {
+		if err := have(c); err != nil {
 			if required() {
 				t.Fatalf("%s needs %s, and CI runs every recipe: %v", p.path, c, err)
 			}
@@ -327,6 +329,45 @@ func freePorts(p page) (map[string]string, error) {
 	return ports, nil
 }
 
+// have checks one need of a page: a command on PATH, or "name>=version",
+// a command whose --version prints at least that version (node>=22.19:
+// "v22.23.3").
+func have(need string) error {
+	name, least, versioned := strings.Cut(need, ">=")
+	path, err := exec.LookPath(name)
+	if err != nil || !versioned {
+		return err
+	}
+	out, err := exec.Command(path, "--version").Output()
+	if err != nil {
+		return err
+	}
+	got := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
+	if compareVersions(got, least) < 0 {
+		return fmt.Errorf("%s is version %s, older than %s", name, got, least)
+	}
+	return nil
+}
+
+// compareVersions compares dotted numeric versions, as strings.Compare
+// does strings.
+func compareVersions(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := range max(len(as), len(bs)) {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(as[i])
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			return x - y
+		}
+	}
+	return 0
+}
+
 // rewrite makes the runner's three changes to a recipe.
 func rewrite(text string, ports map[string]string) string {
 	text = docPort.ReplaceAllStringFunc(text, func(p string) string { return ports[p] })
@@ -358,6 +399,11 @@ func scriptOf(t *testing.T, p page, ports map[string]string, dir, state string) 
 				}
 				if err := os.WriteFile(path, []byte(rewrite(b.text, ports)), 0o644); err != nil {
 					t.Fatal(err)
+				}
+				if demoKey.MatchString(b.text) {
+					// The key is known once the page's serve --demo has
+					// printed it: filled in at this point of the page.
+					fmt.Fprintf(&s, "\nrecipe_fill_key %s\n", quote(path))
 				}
 			case b.note != "":
 				t.Errorf("%s: %q is for shell recipes; a %q block takes only file NAME", where, b.note, b.info)
@@ -506,6 +552,13 @@ recipe_key() {
 	done
 	echo "no background serve --demo printed a key" >&2
 	return 1
+}
+
+# recipe_fill_key FILE puts that key where a file recipe showed sig_... .
+recipe_fill_key() {
+	local key
+	key=$(recipe_key)
+	sed -i "s/\\\$(recipe_key)/$key/g" "$1"
 }
 
 # recipe_expect WANT WHERE compares the last command's stdout with WANT.
@@ -721,5 +774,24 @@ func TestScriptFails(t *testing.T) {
 				t.Errorf("error %v, want failure %v\n%s", err, c.fail, out)
 			}
 		})
+	}
+}
+
+// TestHave checks the needs of a page: a command, and a command at least
+// at a version.
+func TestHave(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		sign int
+	}{{"22.23.3", "22.19", 1}, {"20.20.2", "22.19", -1}, {"22.19", "22.19.0", 0}, {"3.10", "3.9", 1}} {
+		if got := compareVersions(c.a, c.b); (got > 0) != (c.sign > 0) || (got < 0) != (c.sign < 0) {
+			t.Errorf("compareVersions(%s, %s) = %d", c.a, c.b, got)
+		}
+	}
+	if err := have("bash"); err != nil {
+		t.Error(err)
+	}
+	if err := have("no-such-command-here"); err == nil {
+		t.Error("a missing command is had")
 	}
 }
