@@ -2,6 +2,9 @@ package app
 
 import (
 	"bytes"
+	"html"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -65,22 +68,99 @@ func TestFeedDocuments(t *testing.T) {
 	}
 }
 
-// A hub shows its feeds by its title, and the list of hubs shows each
-// hub's.
+// A hub leads to its subscribe page by its title, and the list of hubs
+// leads to each hub's.
 func TestHubFeedLinks(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
+	// The hub and the list of hubs lead to the hub's subscribe page, which
+	// gives each feed's whole address.
 	for _, path := range []string{"/hubs/jobs", "/hubs"} {
 		_, body := ta.get(path, "Authorization", "")
 		main, _, _ := bytes.Cut(body, []byte("</main>"))
-		for _, f := range []string{"json", "rss", "atom"} {
-			if !bytes.Contains(main, []byte(`href="/hubs/jobs/feed.`+f+`"`)) {
-				t.Errorf("%s: no link to the hub's %s feed in the page's content", path, f)
-			}
+		if !bytes.Contains(main, []byte(`href="/hubs/jobs/subscribe"`)) {
+			t.Errorf("%s: no link to the hub's subscribe page in the page's content", path)
 		}
 	}
-	_, body := ta.get("/hubs", "Authorization", "", "Accept", "text/markdown")
+	_, body := ta.get("/hubs/jobs/subscribe", "Authorization", "")
+	for _, f := range []string{"json", "rss", "atom"} {
+		if !bytes.Contains(body, []byte(`>https://signals.example/hubs/jobs/feed.`+f+`</code>`)) {
+			t.Errorf("/hubs/jobs/subscribe: no address of the hub's %s feed", f)
+		}
+	}
+	_, body = ta.get("/hubs", "Authorization", "", "Accept", "text/markdown")
 	if !bytes.Contains(body, []byte("[Atom](https://signals.example/hubs/jobs/feed.atom)")) {
 		t.Errorf("the Markdown list of hubs has no feeds:\n%s", body)
+	}
+}
+
+// The public feed and a hub lead to their subscribe page near their title
+// and in the footer; the page gives each feed's address for the current
+// filter, and each address is a feed that parses, holding that filter's
+// signals. A filter the feed refuses is refused there too.
+func TestSubscribePages(t *testing.T) {
+	t.Parallel()
+	ta := newSiteApp(t)
+	for _, tc := range []struct{ page, subscribe string }{
+		{"/", "/subscribe"},
+		{"/?tags=job&country=france", "/subscribe?tags=job&amp;country=france"},
+		{"/hubs/jobs", "/hubs/jobs/subscribe"},
+	} {
+		_, body := ta.get(tc.page, "Authorization", "")
+		main, footer, _ := bytes.Cut(body, []byte("</main>"))
+		if !bytes.Contains(main, []byte(`<a class="subscribe" href="`+tc.subscribe+`">Subscribe</a>`)) ||
+			!bytes.Contains(footer, []byte(`<a href="`+tc.subscribe+`">Subscribe</a>`)) {
+			t.Errorf("%s: no Subscribe entry leading to %s", tc.page, tc.subscribe)
+		}
+		if !bytes.Contains(footer, []byte(`RSS <span class="format">(XML, for feed readers)</span>`)) {
+			t.Errorf("%s: the footer's feed links do not say what they open", tc.page)
+		}
+	}
+	for _, tc := range []struct {
+		path string
+		ids  []string
+	}{
+		{"/subscribe", []string{"evil/1", "plain-2", "plain-1"}},
+		{"/subscribe?tags=job&country=france", []string{"plain-2"}},
+		{"/hubs/jobs/subscribe", []string{"plain-2"}},
+	} {
+		resp, body := ta.get(tc.path, "Authorization", "")
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("What is a feed reader?")) {
+			t.Fatalf("%s: %d\n%s", tc.path, resp.StatusCode, body)
+		}
+		addresses := regexp.MustCompile(`<code class="secret" id="feed-(json|rss|atom)">([^<]+)</code>`).FindAllSubmatch(body, -1)
+		if len(addresses) != 3 {
+			t.Fatalf("%s: %d feed addresses", tc.path, len(addresses))
+		}
+		for _, m := range addresses {
+			address := html.UnescapeString(string(m[2]))
+			path, ok := strings.CutPrefix(address, ta.cfg.BaseURL)
+			if !ok {
+				t.Fatalf("%s: %s is not an address of the service", tc.path, address)
+			}
+			resp, feedBody := ta.get(path, "Authorization", "")
+			f, err := gofeed.NewParser().ParseString(string(feedBody))
+			if resp.StatusCode != http.StatusOK || err != nil {
+				t.Fatalf("%s: %d %v", address, resp.StatusCode, err)
+			}
+			var ids []string
+			for _, it := range f.Items {
+				ids = append(ids, strings.TrimPrefix(it.Link, ta.cfg.BaseURL+"/signals/"))
+			}
+			if want := strings.ReplaceAll(strings.Join(tc.ids, " "), "/", "%2F"); strings.Join(ids, " ") != want {
+				t.Errorf("%s: %s holds %q, want %q", tc.path, address, ids, want)
+			}
+		}
+		_, md := ta.get(tc.path, "Authorization", "", "Accept", "text/markdown")
+		if !bytes.Contains(md, []byte("feed reader")) || !bytes.Contains(md, []byte("<"+ta.cfg.BaseURL)) {
+			t.Errorf("%s in Markdown:\n%s", tc.path, md)
+		}
+	}
+	if resp, body := ta.get("/subscribe?tags=fundraising", "Authorization", "", "Accept", "application/json"); resp.StatusCode != http.StatusBadRequest ||
+		!bytes.Contains(body, []byte("did you mean funding")) {
+		t.Errorf("a refused filter: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := ta.get("/hubs/nope/subscribe", "Authorization", ""); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("an unknown hub's subscribe page: %d", resp.StatusCode)
 	}
 }

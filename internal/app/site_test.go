@@ -74,6 +74,8 @@ func TestSitePagesGolden(t *testing.T) {
 		{"article", "/articles/hello"},
 		{"about", "/about"},
 		{"contact", "/contact"},
+		{"subscribe", "/subscribe?tags=job&country=france"},
+		{"hub_subscribe", "/hubs/jobs/subscribe"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, format := range []struct{ accept, ext, contentType string }{

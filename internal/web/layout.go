@@ -29,6 +29,9 @@ type link struct {
 	Title   string
 	Type    string
 	Current bool
+	// Format says, in the footer, what following the link opens: a feed
+	// reader's XML or JSON rather than a page.
+	Format string
 }
 
 // view is what the layout needs to frame one page.
@@ -53,8 +56,11 @@ type view struct {
 	// pages have none.
 	Canonical string
 	// OGType is the Open Graph type: "website" unless set ("article").
-	OGType  string
-	Content any
+	OGType string
+	// Subscribe is the page that explains following the feeds the
+	// footer names; SubscribePath unless set.
+	Subscribe string
+	Content   any
 }
 
 // siteDescription describes a page that has no description of its own.
@@ -107,7 +113,7 @@ func parseLayouts() (layouts, error) {
 		return nil, err
 	}
 	out["searchbox"] = box
-	for _, name := range []string{"feed", "doc", "cards", "error", "page", "signal", "search"} {
+	for _, name := range []string{"feed", "doc", "cards", "error", "page", "signal", "search", "subscribe"} {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
 		if err != nil {
 			return nil, err
@@ -142,6 +148,9 @@ func (s *Site) render(r *http.Request, name string, v view) ([]byte, error) {
 	if v.Alternates == nil {
 		v.Alternates = feedLinks("")
 	}
+	if v.Subscribe == "" {
+		v.Subscribe = SubscribePath
+	}
 	if v.Description == "" {
 		v.Description = siteDescription
 	}
@@ -162,9 +171,9 @@ func (s *Site) render(r *http.Request, name string, v view) ([]byte, error) {
 // hub ("/hubs/SLUG").
 func feedLinks(prefix string) []link {
 	return []link{
-		{Href: prefix + "/feed.json", Title: "JSON Feed", Type: "application/feed+json"},
-		{Href: prefix + "/feed.rss", Title: "RSS", Type: "application/rss+xml"},
-		{Href: prefix + "/feed.atom", Title: "Atom", Type: "application/atom+xml"},
+		{Href: prefix + "/feed.json", Title: "JSON Feed", Type: "application/feed+json", Format: "JSON, for feed readers"},
+		{Href: prefix + "/feed.rss", Title: "RSS", Type: "application/rss+xml", Format: "XML, for feed readers"},
+		{Href: prefix + "/feed.atom", Title: "Atom", Type: "application/atom+xml", Format: "XML, for feed readers"},
 	}
 }
 

@@ -258,7 +258,7 @@ func (s *Site) serveListing(w http.ResponseWriter, r *http.Request, format strin
 		section = "/hubs"
 	}
 	body, err := s.render(r, "feed", view{Title: title, Description: l.lede, Section: section,
-		Alternates: alternates, Canonical: s.absolute(here), Content: fv})
+		Alternates: alternates, Subscribe: fv.Subscribe, Canonical: s.absolute(here), Content: fv})
 	if err != nil {
 		s.Error(w, r, err)
 		return
@@ -337,9 +337,13 @@ func (s *Site) filterLinks(r *http.Request, gen int64, l listing, fv *feedView) 
 	filter := model.CanonicalQuery(model.ListQuery{Filter: l.query.Filter, Q: l.query.Q})
 	if l.hub != nil {
 		fv.Fixed = strings.Join(filterSummary(l.query), "; ")
-		fv.Feeds = alternates
+		fv.Subscribe, fv.SubscribeWhat = l.path+SubscribePath, "to this hub"
 		fv.Browse = "/?" + filter
 		return alternates, nil
+	}
+	fv.Subscribe, fv.SubscribeWhat = withQuery(SubscribePath, filter), "to new signals"
+	if filter != "" {
+		fv.SubscribeWhat = "to these signals"
 	}
 	var err error
 	if fv.Form, err = s.filterForm(r.Context(), gen, l.query); err != nil {
@@ -440,8 +444,9 @@ type feedView struct {
 	// Fixed describes a hub's filter; Browse opens it on the public feed.
 	Fixed, Browse string
 	Status        string
-	// Feeds are a hub's feeds, shown under its title.
-	Feeds      []link
+	// Subscribe leads to the page on following this view in a feed
+	// reader; SubscribeWhat names what is followed.
+	Subscribe, SubscribeWhat string
 	Signals    []signalView
 	Prev, Next string
 	Page       int

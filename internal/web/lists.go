@@ -11,8 +11,10 @@ import (
 // card is one entry of a list page.
 type card struct {
 	Href, Title, Meta, Text string
-	// Feeds are the card's feeds (a hub's).
-	Feeds []link
+	// Feeds are the card's feeds (a hub's), which its Markdown lists;
+	// its HTML leads to Subscribe, the page that explains them.
+	Feeds     []link
+	Subscribe string
 }
 
 // cardsView is the content of a list page.
@@ -42,7 +44,8 @@ func (s *Site) hubList(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Cards = append(v.Cards, card{Href: "/hubs/" + h.Slug, Title: h.Title, Text: h.Description,
-			Meta: "Shows " + strings.Join(filterSummary(q), "; "), Feeds: feedLinks("/hubs/" + h.Slug)})
+			Meta: "Shows " + strings.Join(filterSummary(q), "; "), Feeds: feedLinks("/hubs/" + h.Slug),
+			Subscribe: "/hubs/" + h.Slug + SubscribePath})
 	}
 	s.writeCards(w, r, format, "/hubs", v)
 }

@@ -509,6 +509,8 @@ func (s *Site) searchBox(r *http.Request, q model.ListQuery) (template.HTML, err
 		Query    string
 		Hidden   []field
 		SignedIn bool
-	}{q.Q, f.hidden(), signedIn})
+		// SignIn signs a visitor in and comes back to the feed.
+		SignIn string
+	}{q.Q, f.hidden(), signedIn, session.SignInPath + "?" + url.Values{"next": {withQuery("/", model.CanonicalQuery(q))}}.Encode()})
 	return template.HTML(buf.String()), err
 }

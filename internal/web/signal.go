@@ -119,7 +119,7 @@ func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 		writeMarkdown(w, r, http.StatusOK, s.signalMarkdown(v))
 		return
 	}
-	alternates := append(feedLinks(""), link{Href: SignalPath(sig.ID) + MarkdownSuffix, Title: "Markdown", Type: "text/markdown"})
+	alternates := append(feedLinks(""), link{Href: SignalPath(sig.ID) + MarkdownSuffix, Title: "Markdown", Type: "text/markdown", Format: "plain text"})
 	body, err := s.render(r, "signal", view{Title: v.Heading, Section: "/", Alternates: alternates,
 		Description: v.TagLabel + " signal by " + v.AuthorName + ", from " + v.SourceLabel + ".",
 		Content:     v})

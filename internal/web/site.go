@@ -131,6 +131,8 @@ func (s *Site) Pages() []Route {
 		{"GET /{$}", s.home},
 		{"GET /hubs", s.hubList},
 		{"GET /hubs/{slug}", s.hubPage},
+		{"GET /hubs/{slug}" + SubscribePath, s.hubSubscribePage},
+		{"GET " + SubscribePath, s.subscribePage},
 		{"GET " + SignalsPath, s.signalPage},
 		{"GET /articles", s.articleList},
 		{"GET /articles/{slug}", s.articlePage},

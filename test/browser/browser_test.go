@@ -346,7 +346,8 @@ func TestAccessibility(t *testing.T) {
 	pages := []string{"/", "/?tags=funding&country=france", "/hubs", "/hubs/funding", "/articles",
 		"/articles/welcome", "/about", "/contact", "/developers", "/developers/api", "/developers/mcp", "/developers/errors", "/nothing", "/?page_size=99",
 		"/privacy", "/signals/tf-2026-11-0023", "/?tags=funding&q=zzzz+qqqq",
-		"/sign-in", "/sign-in/confirm?token=short", "/search?query=robots+raising+money"}
+		"/sign-in", "/sign-in/confirm?token=short", "/search?query=robots+raising+money",
+		"/subscribe?tags=funding&country=france", "/hubs/funding/subscribe"}
 	b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`main`, chromedp.ByQuery))
 	for _, scheme := range []string{"light", "dark"} {
 		b.run("color scheme", emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}))

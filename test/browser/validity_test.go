@@ -64,7 +64,8 @@ func TestHTMLIsValid(t *testing.T) {
 		"developers-api": "/developers/api", "developers-mcp": "/developers/mcp", "developers-errors": "/developers/errors",
 		"not-found": "/nothing", "signal": "/signals/" + url.PathEscape("tf-2026-11-0023"), "sign-in": "/sign-in",
 		"sign-in-link-gone": "/sign-in/confirm?token=short", "privacy": "/privacy", "feed-empty": "/?tags=funding&q=zzzz+qqqq",
-		"search-signed-out": "/search?query=robots+raising+money",
+		"search-signed-out": "/search?query=robots+raising+money", "subscribe": "/subscribe?tags=funding&country=france",
+		"hub-subscribe": "/hubs/funding/subscribe",
 	} {
 		get(name, path)
 	}
