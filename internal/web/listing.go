@@ -447,9 +447,9 @@ type feedView struct {
 	// Subscribe leads to the page on following this view in a feed
 	// reader; SubscribeWhat names what is followed.
 	Subscribe, SubscribeWhat string
-	Signals    []signalView
-	Prev, Next string
-	Page       int
+	Signals                  []signalView
+	Prev, Next               string
+	Page                     int
 	// Invalid marks a page whose parameters did not validate: the form
 	// says why, or Problems do on a hub's page, and nothing is listed.
 	Invalid  bool

@@ -105,7 +105,7 @@ func (s *Site) serveSubscribe(w http.ResponseWriter, r *http.Request, format str
 	body, err := s.render(r, "subscribe", view{Title: "Subscribe to " + v.Heading, Section: section,
 		Description: "Follow " + v.Heading + " in a feed reader: the addresses of its RSS, Atom and JSON feeds.",
 		Alternates:  alternates, Subscribe: withQuery(prefix+SubscribePath, filter),
-		Canonical:   s.absolute(withQuery(prefix+SubscribePath, filter)), Content: v})
+		Canonical: s.absolute(withQuery(prefix+SubscribePath, filter)), Content: v})
 	if err != nil {
 		s.Error(w, r, err)
 		return
