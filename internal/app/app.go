@@ -18,6 +18,7 @@ import (
 	"signals/internal/account"
 	"signals/internal/api"
 	"signals/internal/auth"
+	"signals/internal/build"
 	"signals/internal/digest"
 	"signals/internal/discovery"
 	"signals/internal/mcp"
@@ -358,6 +359,21 @@ func OpenStore(ctx context.Context, database string) (store.Store, error) {
 	return sqlite.Open(ctx, database)
 }
 
+// SchemaVersion is the schema version this build expects of the database
+// a setting names: the newest migration of its engine.
+func SchemaVersion(database string) string {
+	if isPostgres(database) {
+		return postgres.SchemaVersion()
+	}
+	return sqlite.SchemaVersion()
+}
+
+// SchemaVersions are the schema versions this build expects of each
+// engine.
+func SchemaVersions() (sqliteVersion, postgresVersion string) {
+	return sqlite.SchemaVersion(), postgres.SchemaVersion()
+}
+
 func isPostgres(database string) bool {
 	return strings.HasPrefix(database, "postgres://") || strings.HasPrefix(database, "postgresql://")
 }
@@ -405,7 +421,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	defer stopAccountWork()
 	stopControl := a.serveControl(ctx)
 	defer stopControl()
-	a.log.Info("serving", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL)
+	b := build.This()
+	a.log.Info("serving", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL,
+		"version", b.Version, "commit", b.Commit, "schema", SchemaVersion(a.cfg.Database))
 	select {
 	case err := <-errc:
 		return err

@@ -24,7 +24,7 @@ func (a *App) newMetrics(st store.Store, vectorModel string) {
 		return
 	}
 	ops, _ := st.(store.Operations)
-	a.metrics = metrics.New(ops, vectorModel)
+	a.metrics = metrics.New(ops, vectorModel, SchemaVersion(a.cfg.Database))
 }
 
 // measured counts quota refusals of st when metrics are on.

@@ -56,14 +56,17 @@ func sample(t *testing.T, metrics, series string) float64 {
 func TestMetricsNameTheBuild(t *testing.T) {
 	t.Parallel()
 	ta := newTestApp(t, withMetrics())
-	re := regexp.MustCompile(`(?m)^signals_build_info\{goversion="(go[^"]+)",revision="([^"]+)",version="([^"]+)"\} 1$`)
+	re := regexp.MustCompile(`(?m)^signals_build_info\{goversion="(go[^"]+)",revision="([^"]+)",schema="([^"]+)",version="([^"]+)"\} 1$`)
 	got := scrape(t, ta.App)
 	m := re.FindStringSubmatch(got)
 	if m == nil {
-		t.Fatalf("no signals_build_info{goversion,revision,version} 1 in the metrics:\n%s", got)
+		t.Fatalf("no signals_build_info{goversion,revision,schema,version} 1 in the metrics:\n%s", got)
 	}
 	if m[1] != runtime.Version() {
 		t.Errorf("goversion %q, want %q", m[1], runtime.Version())
+	}
+	if m[3] != SchemaVersion(ta.cfg.Database) {
+		t.Errorf("schema %q, want %q", m[3], SchemaVersion(ta.cfg.Database))
 	}
 }
 

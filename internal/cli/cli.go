@@ -76,6 +76,7 @@ var verbs = []verb{
 	{"hubs remove", "SLUG", "remove a feed hub", hubsRemove},
 	{"articles import", "DIR", "import Markdown articles, all or nothing (the slugs about and contact replace those pages)", articlesImport},
 	{"migrate", "", "apply pending schema migrations, naming each", migrate},
+	{"version", "", "print the version, the commit and the schema version this build expects (also --version)", versionCmd},
 	{"backup", "FILE", "copy the SQLite database to a new FILE, while serve runs", backup},
 	{"restore", "FILE", "replace the SQLite database by a backup; serve must be stopped", restore},
 	{"search-status", "", "which semantic search scorer is active (model, runtime, signals waiting for vectors) and why", searchStatus},
@@ -117,6 +118,9 @@ func run(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("%w: no command", errUsage)
 	}
 	name, rest := args[0], args[1:]
+	if name == "--version" || name == "-version" {
+		name = "version"
+	}
 	group := ""
 	if isGroup(name) {
 		group = name

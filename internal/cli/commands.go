@@ -17,6 +17,7 @@ import (
 	"signals/internal/account"
 	"signals/internal/app"
 	"signals/internal/auth"
+	"signals/internal/build"
 	"signals/internal/demo"
 	"signals/internal/failure"
 	"signals/internal/importer"
@@ -555,4 +556,19 @@ func keysRevoke(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stderr, "revoked %s\n", pos[0])
 		return nil
 	})
+}
+
+// versionCmd prints which build this is and the schema version it expects
+// of each engine: what an operator compares before an upgrade, and what
+// the refusal of a database migrated by a newer build names.
+func versionCmd(ctx context.Context, args []string, env Env) error {
+	c := newCommand("version", env)
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	b := build.This()
+	sqliteSchema, postgresSchema := app.SchemaVersions()
+	fmt.Fprintf(env.Stdout, "signals %s\ncommit %s\ngo %s\nschema sqlite %s, postgresql %s\n",
+		b.Version, b.Commit, b.Go, sqliteSchema, postgresSchema)
+	return nil
 }

@@ -8,14 +8,13 @@ package metrics
 import (
 	"context"
 	"net/http"
-	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"signals/internal/build"
 	"signals/internal/search"
 	"signals/internal/store"
 )
@@ -35,8 +34,9 @@ type Metrics struct {
 
 // New registers the service's metrics, the Go runtime's and the process's.
 // ops, when not nil, adds the database pools and the signals waiting to be
-// embedded under vectorModel.
-func New(ops store.Operations, vectorModel string) *Metrics {
+// embedded under vectorModel; schema is the schema version this build
+// expects, a label of signals_build_info.
+func New(ops store.Operations, vectorModel, schema string) *Metrics {
 	m := &Metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -75,7 +75,7 @@ func New(ops store.Operations, vectorModel string) *Metrics {
 		m.searches.WithLabelValues(string(o)) // every outcome is exported from the start, at 0
 	}
 	m.registry.MustRegister(m.requests, m.duration, m.quotaRefusals, m.searches, m.scoring, m.embedded, m.mails,
-		buildInfo(), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		buildInfo(schema), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if ops != nil {
 		m.registry.MustRegister(&storeCollector{ops: ops, model: vectorModel})
 	}
@@ -145,27 +145,15 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 // buildInfo is signals_build_info, a gauge of 1 whose labels say which
-// build serves, as Prometheus exporters publish theirs: a dashboard joins
-// it to see what changed when the other series did.
-func buildInfo() prometheus.Gauge {
-	version, revision, goversion := "unknown", "unknown", runtime.Version()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		if bi.GoVersion != "" {
-			goversion = bi.GoVersion
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && s.Value != "" {
-				revision = s.Value
-			}
-		}
-	}
+// build serves and the schema version it expects, as Prometheus exporters
+// publish theirs: a dashboard joins it to see what changed when the other
+// series did.
+func buildInfo(schema string) prometheus.Gauge {
+	b := build.This()
 	g := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name:        "signals_build_info",
-		Help:        "A metric with a constant '1' value labeled by version, revision and goversion from which signals was built.",
-		ConstLabels: prometheus.Labels{"version": version, "revision": revision, "goversion": goversion},
+		Name: "signals_build_info",
+		Help: "A metric with a constant '1' value labeled by version, revision, goversion and the schema version from which signals was built.",
+		ConstLabels: prometheus.Labels{"version": b.Version, "revision": b.Commit, "goversion": b.Go, "schema": schema},
 	})
 	g.Set(1)
 	return g

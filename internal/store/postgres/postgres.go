@@ -41,6 +41,16 @@ var migrations embed.FS
 // an upgrade from an earlier schema.
 var schema fs.FS = migrations
 
+// SchemaVersion is the schema version this build expects: its newest
+// migration.
+func SchemaVersion() string {
+	all, err := sqlstore.Migrations(migrations, "migrations")
+	if err != nil {
+		panic(err) // embedded at build time: read once by its tests
+	}
+	return sqlstore.Newest(all)
+}
+
 // DB is the PostgreSQL store: a connection pool shared by every request.
 type DB struct {
 	*sqlstore.Queries
@@ -234,20 +244,36 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) (migrated []string, err e
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1, hashtext(current_schema()))`, migrationLock); err != nil {
 		return nil, err
 	}
+	// applied_by names the build that applied each migration, for the
+	// refusal of an older build (sqlstore.CheckKnown); rows from before it
+	// was kept hold NULL.
 	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version TEXT PRIMARY KEY, applied_ns BIGINT NOT NULL)`); err != nil {
 		return nil, err
 	}
-	rows, err := conn.Query(ctx, `SELECT version FROM schema_migrations`)
+	if _, err := conn.Exec(ctx, `ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS applied_by TEXT`); err != nil {
+		return nil, err
+	}
+	rows, err := conn.Query(ctx, `SELECT version, coalesce(applied_by, '') FROM schema_migrations`)
 	if err != nil {
 		return nil, err
 	}
-	applied, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	appliedBy := map[string]string{}
+	var applied []string
+	var version, by string
+	_, err = pgx.ForEachRow(rows, []any{&version, &by}, func() error {
+		appliedBy[version] = by
+		applied = append(applied, version)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	all, err := sqlstore.Migrations(schema, "migrations")
 	if err != nil {
+		return nil, err
+	}
+	if err := sqlstore.CheckKnown(appliedBy, all); err != nil {
 		return nil, err
 	}
 	for _, m := range all {
@@ -262,8 +288,8 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) (migrated []string, err e
 					return err
 				}
 			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, applied_ns) VALUES ($1, $2)`,
-				m.Version, time.Now().UnixNano())
+			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, applied_ns, applied_by) VALUES ($1, $2, $3)`,
+				m.Version, time.Now().UnixNano(), sqlstore.AppliedBy())
 			return err
 		})
 		if err != nil {

@@ -41,6 +41,16 @@ var migrations embed.FS
 // an upgrade from an earlier schema.
 var schema fs.FS = migrations
 
+// SchemaVersion is the schema version this build expects: its newest
+// migration.
+func SchemaVersion() string {
+	all, err := sqlstore.Migrations(migrations, "migrations")
+	if err != nil {
+		panic(err) // embedded at build time: read once by its tests
+	}
+	return sqlstore.Newest(all)
+}
+
 // dialect is how SQLite spells what the shared queries need.
 var dialect = sqlstore.Dialect{
 	PublicOnly: `status = 'public' AND market_only = 0`,
@@ -142,8 +152,39 @@ func (db *DB) migrate(ctx context.Context) error {
 		`CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY)`); err != nil {
 		return err
 	}
+	// The build that applied each migration, for the refusal of an older
+	// build (sqlstore.CheckKnown); rows from before it was kept hold NULL.
+	var recorded int
+	if err := db.write.QueryRowContext(ctx,
+		`SELECT count(*) FROM pragma_table_info('schema_migrations') WHERE name = 'applied_by'`).Scan(&recorded); err != nil {
+		return err
+	}
+	if recorded == 0 {
+		if _, err := db.write.ExecContext(ctx, `ALTER TABLE schema_migrations ADD COLUMN applied_by TEXT`); err != nil {
+			return err
+		}
+	}
 	all, err := sqlstore.Migrations(schema, "migrations")
 	if err != nil {
+		return err
+	}
+	applied := map[string]string{}
+	rows, err := db.write.QueryContext(ctx, `SELECT version, coalesce(applied_by, '') FROM schema_migrations`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var v, by string
+		if err := rows.Scan(&v, &by); err != nil {
+			rows.Close()
+			return err
+		}
+		applied[v] = by
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	if err := sqlstore.CheckKnown(applied, all); err != nil {
 		return err
 	}
 	for _, m := range all {
@@ -182,7 +223,7 @@ func (db *DB) applyMigration(ctx context.Context, m sqlstore.Migration) (bool, e
 			return false, err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, m.Version); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_by) VALUES (?, ?)`, m.Version, sqlstore.AppliedBy()); err != nil {
 		return false, err
 	}
 	return renumbered == 0, tx.Commit()

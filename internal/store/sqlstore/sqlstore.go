@@ -361,6 +361,10 @@ type Migration struct {
 	// renumbered, from its lines "-- was: VERSION …": a database that
 	// applied one of them has it already.
 	Was []string
+	// Retires names the migrations it replaced, which are no longer in the
+	// tree, from its lines "-- retires: VERSION…": a database may hold
+	// them, and it undoes what they did.
+	Retires []string
 }
 
 // Migrations reads the *.sql files of dir in files, in the order their
@@ -382,7 +386,10 @@ func Migrations(files fs.FS, dir string) ([]Migration, error) {
 			if was, ok := strings.CutPrefix(line, "-- was: "); ok {
 				out[i].Was = append(out[i].Was, strings.Fields(was)[0])
 			}
+			if retires, ok := strings.CutPrefix(line, "-- retires: "); ok {
+				out[i].Retires = append(out[i].Retires, strings.Fields(retires)...)
+			}
 		}
 	}
-	return out, nil
+	return known(out), nil
 }

@@ -20,6 +20,7 @@
 -- Before this migration, home-made indexes (migrations 0009_trigrams,
 -- 0010_trigram_table, 0012_trigram_windows and 0013_gram_keys) served q;
 -- an upgraded database drops them here.
+-- retires: 0009_trigrams 0010_trigram_table 0012_trigram_windows 0013_gram_keys 0014_runs_of_eight
 DROP TRIGGER IF EXISTS signal_trigrams_inserted ON signals;
 DROP TRIGGER IF EXISTS signal_trigrams_updated ON signals;
 DROP FUNCTION IF EXISTS signal_trigrams_inserted(), signal_trigrams_updated();

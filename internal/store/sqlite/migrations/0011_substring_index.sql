@@ -20,6 +20,7 @@
 --
 -- Before this migration, two home-made indexes (0007_trigrams and
 -- 0008_substring_index) served q; an upgraded database drops them here.
+-- retires: 0007_trigrams 0008_trigram_positions 0008_substring_index
 DROP TRIGGER IF EXISTS signals_trigrams_insert;
 DROP TRIGGER IF EXISTS signals_trigrams_update;
 DROP TRIGGER IF EXISTS signals_trigrams_delete;
