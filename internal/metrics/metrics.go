@@ -151,8 +151,8 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 func buildInfo(schema string) prometheus.Gauge {
 	b := build.This()
 	g := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "signals_build_info",
-		Help: "A metric with a constant '1' value labeled by version, revision, goversion and the schema version from which signals was built.",
+		Name:        "signals_build_info",
+		Help:        "A metric with a constant '1' value labeled by version, revision, goversion and the schema version from which signals was built.",
 		ConstLabels: prometheus.Labels{"version": b.Version, "revision": b.Commit, "goversion": b.Go, "schema": schema},
 	})
 	g.Set(1)
