@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -40,6 +41,29 @@ type server struct {
 	key    string
 	cmd    *exec.Cmd
 	killed bool
+
+	mu   sync.Mutex
+	logs []string // what it wrote to stderr so far
+}
+
+// waitLog waits until serve has logged a line that holds text, and
+// returns it.
+func (s *server) waitLog(t *testing.T, text string) string {
+	t.Helper()
+	for deadline := time.Now().Add(40 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		s.mu.Lock()
+		for _, l := range s.logs {
+			if strings.Contains(l, text) {
+				s.mu.Unlock()
+				return l
+			}
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.Fatalf("serve logged no line with %q:\n%s", text, strings.Join(s.logs, "\n"))
+	return ""
 }
 
 // kill ends the process at once, as a crash would.
@@ -88,6 +112,9 @@ func startServeEnv(t *testing.T, db string, env []string, args ...string) *serve
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
+			s.mu.Lock()
+			s.logs = append(s.logs, sc.Text())
+			s.mu.Unlock()
 			if m := serving.FindStringSubmatch(sc.Text()); m != nil {
 				addrc <- m[1]
 			}

@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	netmail "net/mail"
 	"net/url"
@@ -37,6 +40,7 @@ func (a *App) newAccountArea() error {
 		return err
 	}
 	a.log.Info("mail", "delivery", mailer.Where)
+	a.mailer = mailer
 	base, _ := url.Parse(a.cfg.BaseURL)
 	a.sessions = &session.Manager{Store: a.store, Now: a.now, Secure: base != nil && base.Scheme == "https",
 		Fail: a.sessionFailed}
@@ -54,6 +58,44 @@ func (a *App) newAccountArea() error {
 	return nil
 }
 
+// mailCheckTimeout bounds the start-up check of the mail server.
+const mailCheckTimeout = 30 * time.Second
+
+// checkMail connects to the SMTP server at start, beside serving, and says
+// in the log whether it answers: a server that does not is found by the
+// operator rather than by the first person who signs in. Serving goes on
+// either way; sign-in mail is sent when the server answers.
+func (a *App) checkMail(ctx context.Context) {
+	if a.mailer == nil || a.mailer.Where == "" || !strings.HasPrefix(a.mailer.Where, "smtp ") {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, mailCheckTimeout)
+	defer cancel()
+	if err := a.mailer.CheckServer(ctx); err != nil {
+		if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return // shutting down
+		}
+		a.log.Warn("the mail server does not answer: sign-in links and digests cannot be sent until it does; "+
+			"check SIGNALS_SMTP_URL, then try it with: signals mail test --to ADDRESS", "err", err)
+		return
+	}
+	a.log.Info("the mail server answers", "delivery", a.mailer.Where)
+}
+
+// MailTest sends one test message to to with cfg's mail settings and
+// writes how it went to w (mail.Mailer.SendTest).
+func MailTest(ctx context.Context, cfg Config, log *slog.Logger, to string, w io.Writer) error {
+	mc, err := mailSettings(cfg)
+	if err != nil {
+		return err
+	}
+	mailer, err := mail.New(mc, log, time.Now)
+	if err != nil {
+		return err
+	}
+	return mailer.SendTest(ctx, to, w)
+}
+
 // sessionFailed answers a request whose session could not be read: the
 // failure is logged with the request id, which the page gives.
 func (a *App) sessionFailed(w http.ResponseWriter, r *http.Request, err error) {
@@ -66,7 +108,7 @@ func (a *App) sessionFailed(w http.ResponseWriter, r *http.Request, err error) {
 // mailSettings checks the mail settings and resolves their defaults.
 func mailSettings(cfg Config) (mail.Config, error) {
 	c := cfg.Mail
-	mc := mail.Config{SMTPURL: c.SMTPURL, From: c.From, Outbox: c.Outbox, TLS: c.TLS}
+	mc := mail.Config{SMTPURL: c.SMTPURL, AllowPlain: c.AllowPlain, From: c.From, Outbox: c.Outbox, TLS: c.TLS}
 	if h := c.DigestHour; h < 0 || h > 23 {
 		return mc, fmt.Errorf("the digest hour must be from 0 to 23, got %d", h)
 	}

@@ -22,6 +22,7 @@ import (
 	"signals/internal/digest"
 	"signals/internal/discovery"
 	"signals/internal/mcp"
+	"signals/internal/mail"
 	"signals/internal/metrics"
 	"signals/internal/oauth"
 	"signals/internal/problem"
@@ -89,9 +90,12 @@ type SearchConfig struct {
 // MailConfig says how sign-in links and digests are mailed, and when
 // digests go out.
 type MailConfig struct {
-	// SMTPURL is smtp://user:pass@host:587 (STARTTLS) or smtps://…:465;
-	// "" writes each message to Outbox instead.
+	// SMTPURL is smtp://user:pass@host:587 (STARTTLS), smtps://…:465 or
+	// smtp+plain://host:25 (no TLS, to a relay on this machine unless
+	// AllowPlain); "" writes each message to Outbox instead.
 	SMTPURL string
+	// AllowPlain takes smtp+plain:// to another machine.
+	AllowPlain bool
 	// From is the sender; "" is no-reply@ the base URL's host.
 	From string
 	// Outbox is the folder of written messages; "" is outbox/ beside the
@@ -132,6 +136,7 @@ type App struct {
 	oauth    *oauth.Server
 	account  *account.Pages
 	digests  *digest.Sender
+	mailer   *mail.Mailer
 	// claimed is true once this process serves an SQLite file alone; it
 	// then takes backups of it (backup.go).
 	claimed bool
@@ -421,6 +426,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	defer stopAccountWork()
 	stopControl := a.serveControl(ctx)
 	defer stopControl()
+	go a.checkMail(ctx)
 	b := build.This()
 	a.log.Info("serving", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL,
 		"version", b.Version, "commit", b.Commit, "schema", SchemaVersion(a.cfg.Database))

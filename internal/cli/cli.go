@@ -76,6 +76,7 @@ var verbs = []verb{
 	{"hubs remove", "SLUG", "remove a feed hub", hubsRemove},
 	{"articles import", "DIR", "import Markdown articles, all or nothing (the slugs about and contact replace those pages)", articlesImport},
 	{"migrate", "", "apply pending schema migrations, naming each", migrate},
+	{"mail test", "--to ADDRESS", "send one real message through the configured mail and print what the server answered", mailTest},
 	{"version", "", "print the version, the commit and the schema version this build expects (also --version)", versionCmd},
 	{"backup", "FILE", "copy the SQLite database to a new FILE, while serve runs", backup},
 	{"restore", "FILE", "replace the SQLite database by a backup; serve must be stopped", restore},
@@ -255,6 +256,11 @@ func (c *command) stringVar(p *string, name, envName, def, help string) {
 		def = v
 	}
 	c.fs.StringVar(p, name, def, help+" ($"+envName+")")
+}
+
+// boolVar is stringVar for true or false.
+func (c *command) boolVar(p *bool, name, envName string, def bool, help string) {
+	c.fs.BoolVar(p, name, envValue(c, envName, def, strconv.ParseBool), help+" ($"+envName+")")
 }
 
 // floatVar is stringVar for a number; an environment value that is not one

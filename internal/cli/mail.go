@@ -1,8 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
+	netmail "net/mail"
 	"strconv"
+
+	"signals/internal/app"
 )
 
 // mailFlags binds how the service sends mail (sign-in links and digests)
@@ -24,6 +30,34 @@ func (c *command) mailFlags() {
 func (c *command) checkMail() error {
 	if h := c.cfg.Mail.DigestHour; h < 0 || h > 23 {
 		return fmt.Errorf("%w: --digest-hour must be an hour from 0 to 23, got %d", errUsage, h)
+	}
+	return nil
+}
+
+// mailTest sends one real message through the mail settings serve would
+// use and prints the SMTP conversation: what the server answered at each
+// step, or where the outbox wrote the message.
+func mailTest(ctx context.Context, args []string, env Env) error {
+	c := newCommand("mail test", env)
+	to := c.fs.String("to", "", "the address that receives the test message")
+	c.stringVar(&c.cfg.BaseURL, "base-url", "SIGNALS_BASE_URL", "",
+		"public base address of the service, whose host the default sender takes")
+	c.mailFlags()
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	if err := c.checkMail(); err != nil {
+		return err
+	}
+	if _, err := netmail.ParseAddress(*to); err != nil || *to == "" {
+		return fmt.Errorf("%w: --to must be an email address, got %q", errUsage, *to)
+	}
+	if c.cfg.BaseURL == "" {
+		c.cfg.BaseURL = "http://localhost:8080"
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if err := app.MailTest(ctx, c.cfg, log, *to, env.Stdout); err != nil {
+		return err
 	}
 	return nil
 }

@@ -42,9 +42,14 @@ type Sender interface {
 
 // Config says how mail leaves the service.
 type Config struct {
-	// SMTPURL is smtp://user:pass@host:587 (STARTTLS required) or
-	// smtps://user:pass@host:465 (TLS from the start); "" writes to Outbox.
+	// SMTPURL is smtp://user:pass@host:587 (STARTTLS required),
+	// smtps://user:pass@host:465 (TLS from the start) or
+	// smtp+plain://host:25 (no TLS: a relay on this machine, unless
+	// AllowPlain); "" writes to Outbox.
 	SMTPURL string
+	// AllowPlain takes smtp+plain:// to a host that is not this machine
+	// (SIGNALS_SMTP_ALLOW_PLAIN=true), for a network the operator trusts.
+	AllowPlain bool
 	// From is the sender address, e.g. "Signals <signals@example.org>".
 	From string
 	// Outbox is the folder that receives messages when SMTPURL is "".
@@ -63,6 +68,8 @@ type Mailer struct {
 	now     func() time.Time
 	// Where says where mail goes, without credentials, for the start-up log.
 	Where string
+	// smtp is the server mail goes to; nil for the outbox.
+	smtp *smtpTransport
 }
 
 var _ Sender = (*Mailer)(nil)
@@ -71,7 +78,7 @@ var _ Sender = (*Mailer)(nil)
 func (cfg Config) Check() error {
 	_, err := cfg.sender()
 	if err == nil && cfg.SMTPURL != "" {
-		_, err = newSMTP(cfg.SMTPURL, cfg.TLS)
+		_, err = newSMTP(cfg.SMTPURL, cfg.TLS, cfg.AllowPlain)
 	}
 	if err == nil && cfg.SMTPURL == "" && cfg.Outbox == "" {
 		err = errors.New("mail: neither SIGNALS_SMTP_URL nor SIGNALS_OUTBOX is set")
@@ -98,8 +105,8 @@ func New(cfg Config, log *slog.Logger, now func() time.Time) (*Mailer, error) {
 	from, _ := cfg.sender()
 	m := &Mailer{from: from, domain: from.Address[strings.LastIndexByte(from.Address, '@')+1:], log: log, now: now}
 	if cfg.SMTPURL != "" {
-		s, _ := newSMTP(cfg.SMTPURL, cfg.TLS)
-		m.deliver, m.Where = s.deliver, "smtp "+s.addr
+		s, _ := newSMTP(cfg.SMTPURL, cfg.TLS, cfg.AllowPlain)
+		m.deliver, m.Where, m.smtp = s.deliver, "smtp "+s.addr, s
 		return m, nil
 	}
 	o, err := newOutbox(cfg.Outbox)

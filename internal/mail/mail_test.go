@@ -341,3 +341,66 @@ func sendToOutbox(t *testing.T, msg signalsmail.Message) (*mail.Message, []byte)
 	}
 	return parsed, raw
 }
+
+// smtp+plain:// sends in the clear to a relay on this machine; to another
+// host it is refused unless the operator opts in.
+func TestPlainRelay(t *testing.T) {
+	srv := smtptest.StartMode(t, smtptest.NoTLS)
+	m, _ := newMailer(t, signalsmail.Config{SMTPURL: "smtp+plain://" + srv.Addr})
+	if err := m.Send(context.Background(), signInMessage()); err != nil {
+		t.Fatal(err)
+	}
+	if _, r := srv.Last(t); r.TLS {
+		t.Error("a plain relay got TLS")
+	}
+	for _, host := range []string{"mail.example.com", "192.0.2.1", "[2001:db8::1]"} {
+		err := signalsmail.Config{SMTPURL: "smtp+plain://" + host + ":25", From: "a@b.c"}.Check()
+		if err == nil || !strings.Contains(err.Error(), "SIGNALS_SMTP_ALLOW_PLAIN=true") {
+			t.Errorf("smtp+plain:// to %s: %v", host, err)
+		}
+		if err := (signalsmail.Config{SMTPURL: "smtp+plain://" + host + ":25", From: "a@b.c", AllowPlain: true}).Check(); err != nil {
+			t.Errorf("smtp+plain:// to %s with the opt-in: %v", host, err)
+		}
+	}
+	for _, host := range []string{"localhost", "127.0.0.1", "127.0.0.53", "[::1]"} {
+		if err := (signalsmail.Config{SMTPURL: "smtp+plain://" + host, From: "a@b.c"}).Check(); err != nil {
+			t.Errorf("smtp+plain:// to %s: %v", host, err)
+		}
+	}
+}
+
+// SendTest reports the SMTP conversation, the server's replies included,
+// and never the password; CheckServer connects without sending.
+func TestSendTestAndCheck(t *testing.T) {
+	for _, mode := range []smtptest.Mode{smtptest.STARTTLS, smtptest.ImplicitTLS} {
+		srv := smtptest.StartMode(t, mode)
+		m, _ := newMailer(t, signalsmail.Config{SMTPURL: srv.URL, TLS: srv.ClientTLS})
+		if err := m.CheckServer(context.Background()); err != nil {
+			t.Fatalf("check: %v", err)
+		}
+		if n := len(srv.Messages()); n != 0 {
+			t.Fatalf("the check sent %d messages", n)
+		}
+		var out strings.Builder
+		if err := m.SendTest(context.Background(), "ops@example.org", &out); err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		for _, want := range []string{"C: MAIL FROM:<", "S: 250", "C: RCPT TO:<ops@example.org>", "C: DATA", "S: 354",
+			"the server accepted the message for ops@example.org"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("mode %d: the transcript lacks %q:\n%s", mode, want, got)
+			}
+		}
+		if strings.Contains(got, smtptest.Password) || strings.Contains(got, "czNjcmV0") {
+			t.Errorf("the transcript shows the password:\n%s", got)
+		}
+		if msg, _ := srv.Last(t); msg.Header.Get("Subject") != "Signals test message" {
+			t.Errorf("subject %q", msg.Header.Get("Subject"))
+		}
+	}
+	unreachable, _ := newMailer(t, signalsmail.Config{SMTPURL: "smtp://127.0.0.1:1"})
+	if err := unreachable.CheckServer(context.Background()); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("check of a closed port: %v", err)
+	}
+}

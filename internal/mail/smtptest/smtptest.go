@@ -11,6 +11,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"io"
 	"math/big"
 	"net"
@@ -46,7 +47,14 @@ type Server struct {
 	URL string
 	// ClientTLS trusts the server's certificate.
 	ClientTLS *tls.Config
+	// Addr is the server's host:port, for URLs of other schemes
+	// (smtp+plain://).
+	Addr string
+	// CertPEM is the server's self-signed certificate in PEM, for a
+	// process that trusts it through SSL_CERT_FILE.
+	CertPEM []byte
 
+	mode     Mode
 	mu       sync.Mutex
 	messages []Received
 }
@@ -60,7 +68,8 @@ const (
 	STARTTLS Mode = iota
 	// ImplicitTLS speaks TLS from the first byte (smtps://, port 465).
 	ImplicitTLS
-	// NoTLS offers no encryption at all, and so no authentication.
+	// NoTLS offers no encryption at all, and so no authentication: a
+	// local relay, which takes mail without it.
 	NoTLS
 )
 
@@ -72,7 +81,7 @@ func Start(t testing.TB) *Server { return StartMode(t, STARTTLS) }
 func StartMode(t testing.TB, mode Mode) *Server {
 	t.Helper()
 	cert, pool := certificate(t)
-	s := &Server{}
+	s := &Server{mode: mode}
 	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 		return &session{server: s, conn: c}, nil
 	}))
@@ -95,6 +104,8 @@ func StartMode(t testing.TB, mode Mode) *Server {
 	t.Cleanup(func() { srv.Close() })
 	s.URL = (&url.URL{Scheme: scheme, User: url.UserPassword(User, Password), Host: ln.Addr().String()}).String()
 	s.ClientTLS = &tls.Config{RootCAs: pool, ServerName: "localhost", MinVersion: tls.VersionTLS12}
+	s.Addr = ln.Addr().String()
+	s.CertPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]})
 	return s
 }
 
@@ -141,7 +152,9 @@ func (s *session) Auth(mech string) (sasl.Server, error) {
 }
 
 func (s *session) Mail(from string, _ *smtp.MailOptions) error {
-	if !s.authed {
+	// A server without TLS stands for a relay on the same machine, which
+	// takes mail from its own host without authentication.
+	if !s.authed && s.server.mode != NoTLS {
 		return smtp.ErrAuthRequired
 	}
 	s.from = from
