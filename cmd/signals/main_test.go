@@ -46,6 +46,33 @@ type server struct {
 	logs []string // what it wrote to stderr so far
 }
 
+// logsWith returns the lines serve has logged so far that hold text.
+func (s *server) logsWith(text string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, l := range s.logs {
+		if strings.Contains(l, text) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// waitLogCount waits until serve has logged n lines that hold text.
+func (s *server) waitLogCount(t *testing.T, text string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(40 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if len(s.logsWith(text)) >= n {
+			return
+		}
+	}
+	got := len(s.logsWith(text))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.Fatalf("serve logged %d lines with %q, want %d:\n%s", got, text, n, strings.Join(s.logs, "\n"))
+}
+
 // waitLog waits until serve has logged a line that holds text, and
 // returns it.
 func (s *server) waitLog(t *testing.T, text string) string {

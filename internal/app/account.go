@@ -53,7 +53,7 @@ func (a *App) newAccountArea() error {
 		BaseURL: a.cfg.BaseURL, Store: a.usage, Sessions: a.sessions, Mail: a.measuredMail("sign_in", mailer), Layout: a.site,
 		Log: a.log, Now: a.now, DigestHour: a.cfg.Mail.DigestHour, Connections: a.oauth,
 	})
-	a.digests = &digest.Sender{Store: a.store, Mail: a.measuredMail("digest", mailer), Log: a.log, Now: a.now,
+	a.digests = &digest.Sender{Store: a.store, Mail: a.measuredMail("digest", mailer), Log: a.log, Failed: a.jobFailed, Now: a.now,
 		BaseURL: a.cfg.BaseURL, Hour: a.cfg.Mail.DigestHour}
 	return nil
 }
@@ -194,11 +194,11 @@ func (a *App) sweep(ctx context.Context) {
 		op  string
 		run func(context.Context) error
 	}{
-		{"sweep expired sessions", func(ctx context.Context) error { return a.store.SweepSessions(ctx, a.now()) }},
-		{"sweep ended oauth grants and unused clients", a.oauth.Sweep},
+		{jobSessions, func(ctx context.Context) error { return a.store.SweepSessions(ctx, a.now()) }},
+		{jobOAuth, a.oauth.Sweep},
 	} {
 		if err := job.run(ctx); err != nil && ctx.Err() == nil {
-			a.log.Error("background job failed", "op", job.op, "err", err)
+			a.jobFailed(job.op, err)
 		} else if err == nil {
 			a.log.Debug("background job done", "op", job.op)
 		}

@@ -137,6 +137,8 @@ type App struct {
 	account  *account.Pages
 	digests  *digest.Sender
 	mailer   *mail.Mailer
+	// deps are the servers the app needs, watched for outages.
+	deps []*dependency
 	// claimed is true once this process serves an SQLite file alone; it
 	// then takes backups of it (backup.go).
 	claimed bool
@@ -191,11 +193,13 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		log.Info("semantic search scorer", "provider", status.Provider, "model", status.Model, "runtime", status.Runtime)
 	}
 	a.newMetrics(st, scorer.Model())
-	a.usage = &usage.Recorder{Store: a.measured(a.counters), Log: log}
+	// Before the renderer is copied into every handler that answers.
+	a.watchDependencies()
+	a.usage = &usage.Recorder{Store: a.measured(a.counters), Log: log, Failed: a.jobFailed}
 	a.auth = &auth.Authenticator{Store: a.counters, Problems: a.problems, Challenge: auth.APIChallenge, Now: a.now,
 		OAuthToken: oauth.IsToken}
 	a.limiter = &quota.Limiter{Store: a.usage, Now: a.now, Problems: a.problems}
-	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log,
+	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log, Failed: a.jobFailed,
 		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity,
 		Unreachable: a.problems.Unreachable}
 	if a.metrics != nil {
@@ -427,6 +431,8 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	stopControl := a.serveControl(ctx)
 	defer stopControl()
 	go a.checkMail(ctx)
+	stopWatching := a.startWatching(ctx)
+	defer stopWatching()
 	b := build.This()
 	a.log.Info("serving", "addr", ln.Addr().String(), "base_url", a.cfg.BaseURL,
 		"version", b.Version, "commit", b.Commit, "schema", SchemaVersion(a.cfg.Database))

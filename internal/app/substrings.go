@@ -30,7 +30,7 @@ func (a *App) indexSubstrings(ctx context.Context) {
 		n, err := ix.IndexSubstrings(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
-			a.log.Error("index substrings", "err", err)
+			a.jobFailed(jobSubstrings, err)
 		case err == nil && (n > 0 || first):
 			// Said after the first pass even when it had nothing to do, so
 			// that a load test knows when the index is complete.

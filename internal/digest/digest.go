@@ -29,9 +29,12 @@ type Store interface {
 
 // Sender sends the digests that are due.
 type Sender struct {
-	Store   Store
-	Mail    mail.Sender
-	Log     *slog.Logger
+	Store Store
+	Mail  mail.Sender
+	Log   *slog.Logger
+	// Failed, when set, is told of each failed run of a background job
+	// instead of the log (the app counts them and logs an outage once).
+	Failed  func(op string, err error)
 	Now     func() time.Time
 	BaseURL string
 	// Hour is the UTC hour (0-23) at which digests go out.
@@ -73,7 +76,9 @@ func (s *Sender) Run(ctx context.Context) {
 	t := time.NewTicker(checkEvery)
 	defer t.Stop()
 	for {
-		if err := s.SendDue(ctx); err != nil && ctx.Err() == nil {
+		if err := s.SendDue(ctx); err != nil && ctx.Err() == nil && s.Failed != nil {
+			s.Failed("send digests", err)
+		} else if err != nil && ctx.Err() == nil {
 			s.Log.Error("background job failed", "op", "send digests", "err", err)
 		} else if err == nil {
 			s.Log.Debug("background job done", "op", "send digests")

@@ -277,11 +277,19 @@ func (h *Handler) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := h.cfg.Store.Ping(ctx); err != nil {
+		// The API's code for the same cause: a database that cannot be
+		// reached is service_unavailable (the renderer says so, and keeps
+		// the outage's log lines); one that does not answer in time is
+		// service_busy.
+		if un := h.cfg.Problems.Unreachable; un != nil && un(err) {
+			h.cfg.Problems.Write(w, r, err)
+			return
+		}
 		if h.cfg.Log != nil {
 			h.cfg.Log.Warn("readiness check failed", "request_id", r.Header.Get(problem.RequestIDHeader), "err", err)
 		}
 		h.cfg.Problems.Write(w, r, failure.New(failure.CodeServiceBusy,
-			"the service is not ready: its database does not answer; retry shortly"))
+			"the service is not ready: its database does not answer in time; retry shortly").WithRetryAfter(1))
 		return
 	}
 	writeStatus(w, r, `{"status":"ready"}`)

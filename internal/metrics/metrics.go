@@ -30,6 +30,7 @@ type Metrics struct {
 	scoring       prometheus.Histogram
 	embedded      prometheus.Counter
 	mails         *prometheus.CounterVec
+	background    *prometheus.CounterVec
 }
 
 // New registers the service's metrics, the Go runtime's and the process's.
@@ -69,12 +70,16 @@ func New(ops store.Operations, vectorModel, schema string) *Metrics {
 			Name: "signals_mails_total",
 			Help: "Mail handed to SMTP or the outbox, by kind and result.",
 		}, []string{"kind", "result"}),
+		background: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "signals_background_failures_total",
+			Help: "Failed runs of background jobs, by job.",
+		}, []string{"op"}),
 	}
 	for _, o := range []search.Outcome{search.OutcomeFresh, search.OutcomeCacheHit, search.OutcomeJoined,
 		search.OutcomeRefused, search.OutcomeFailed, search.OutcomeTimedOut} {
 		m.searches.WithLabelValues(string(o)) // every outcome is exported from the start, at 0
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.quotaRefusals, m.searches, m.scoring, m.embedded, m.mails,
+	m.registry.MustRegister(m.requests, m.duration, m.quotaRefusals, m.searches, m.scoring, m.embedded, m.mails, m.background,
 		buildInfo(schema), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if ops != nil {
 		m.registry.MustRegister(&storeCollector{ops: ops, model: vectorModel})
@@ -84,7 +89,10 @@ func New(ops store.Operations, vectorModel, schema string) *Metrics {
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	// A collector that cannot read the database (during an outage) leaves
+	// out its own series, not every series: signals_database_up must be
+	// scraped then most of all.
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
 }
 
 // Searched counts a search request by outcome (search.Observer).
@@ -157,4 +165,33 @@ func buildInfo(schema string) prometheus.Gauge {
 	})
 	g.Set(1)
 	return g
+}
+
+// DependencyUp returns the setter of signals_<name>_up, a gauge of 1
+// while the dependency answers and 0 during an outage (name: database,
+// redis), registered at the first call.
+func (m *Metrics) DependencyUp(name string) func(bool) {
+	g := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "signals_" + name + "_up",
+		Help: "1 while the " + name + " answers, 0 while it cannot be reached.",
+	})
+	g.Set(1)
+	m.registry.MustRegister(g)
+	return func(up bool) {
+		if up {
+			g.Set(1)
+		} else {
+			g.Set(0)
+		}
+	}
+}
+
+// BackgroundFailed counts one failed run of a background job.
+func (m *Metrics) BackgroundFailed(op string) { m.background.WithLabelValues(op).Inc() }
+
+// BackgroundJobs exports the failure count of each job at 0 from the start.
+func (m *Metrics) BackgroundJobs(ops ...string) {
+	for _, op := range ops {
+		m.background.WithLabelValues(op)
+	}
 }

@@ -28,6 +28,10 @@ type Renderer struct {
 	// reached (a dropped connection after its retry): they are answered
 	// as service_unavailable 503, not internal_error. Nil knows none.
 	Unreachable func(error) bool
+	// Outage, when set, is told of each error Unreachable recognises: it
+	// keeps the outage and logs it once, so that the requests it fails
+	// are not a line each.
+	Outage func(error)
 }
 
 // UnreachableRetryAfter is the wait advertised when the database cannot be
@@ -68,7 +72,12 @@ func (rn Renderer) Resolve(r *http.Request, err error) *Problem {
 	}
 	f, ok := failure.As(err)
 	if !ok && rn.Unreachable != nil && rn.Unreachable(err) {
-		if rn.Log != nil {
+		if rn.Outage != nil {
+			rn.Outage(err)
+			if rn.Log != nil {
+				rn.Log.Debug("database unreachable", "request_id", id, "err", err)
+			}
+		} else if rn.Log != nil {
 			rn.Log.Warn("database unreachable", "request_id", id, "err", err)
 		}
 		f = failure.New(failure.CodeServiceUnavailable, "the database cannot be reached; retry after retry_after_seconds").

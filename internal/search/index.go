@@ -70,7 +70,9 @@ func (s *Service) Index(ctx context.Context, every time.Duration) {
 				}
 			}
 		}
-		if err != nil && ctx.Err() == nil && s.Log != nil {
+		if err != nil && ctx.Err() == nil && s.Failed != nil {
+			s.Failed("embed signals", err)
+		} else if err != nil && ctx.Err() == nil && s.Log != nil {
 			s.Log.Error("background job failed", "op", "embed signals", "model", s.Scorer.Model(), "err", err)
 		}
 		select {

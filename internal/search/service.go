@@ -73,6 +73,9 @@ type Service struct {
 	Scorer Scorer
 	Now    func() time.Time
 	Log    *slog.Logger
+	// Failed, when set, is told of each failed run of a background job
+	// instead of the log (the app counts them and logs an outage once).
+	Failed func(op string, err error)
 	// Timeout bounds one fresh search.
 	Timeout time.Duration
 	// CacheTTL is how long a result serves identical searches.

@@ -25,6 +25,9 @@ const FlushEvery = 5 * time.Second
 type Recorder struct {
 	store.Store
 	Log *slog.Logger
+	// Failed, when set, is told of each failed run of a background job
+	// instead of the log (the app counts them and logs an outage once).
+	Failed func(op string, err error)
 
 	mu      sync.Mutex
 	pending map[key]*store.DayUsage
@@ -128,7 +131,11 @@ func (r *Recorder) Run(ctx context.Context) {
 
 func (r *Recorder) logFlush(err error) {
 	if err != nil {
-		r.Log.Warn("background job failed", "op", "record daily usage", "err", err)
+		if r.Failed != nil {
+			r.Failed("record daily usage", err)
+		} else {
+			r.Log.Warn("background job failed", "op", "record daily usage", "err", err)
+		}
 		return
 	}
 	r.Log.Debug("background job done", "op", "record daily usage")

@@ -167,6 +167,11 @@ func (r *Store) Ping(ctx context.Context) error {
 	if err := r.Store.Ping(ctx); err != nil {
 		return err
 	}
+	return r.PingRedis(ctx)
+}
+
+// PingRedis checks that Redis answers.
+func (r *Store) PingRedis(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	return wrap("ping redis", r.client.Do(ctx, r.client.B().Ping().Build()).Error())

@@ -129,6 +129,18 @@ func (c *Cluster) Start() {
 	}
 }
 
+// Stop shuts the server down as an operator does (a fast shutdown: open
+// sessions end, new ones are refused) and waits until it has.
+func (c *Cluster) Stop() {
+	c.t.Helper()
+	if c.server == nil || c.server.Process == nil {
+		return
+	}
+	c.server.Process.Signal(syscall.SIGINT)
+	c.server.Wait()
+	c.server = nil
+}
+
 // Crash kills the server and every process of it at once, with no chance
 // to write anything more: each is stopped (SIGSTOP) first, then killed.
 func (c *Cluster) Crash() {
