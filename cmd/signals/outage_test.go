@@ -4,9 +4,11 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -122,5 +124,18 @@ func TestDatabaseOutage(t *testing.T) {
 	}
 	if os.Getenv("CI") == "" {
 		t.Logf("statuses %v, %d background failures\n%s", statuses, failures(), strings.Join(append(append(down, back...), s.logsWith("background job failed")...), "\n"))
+	}
+}
+
+// SIGTERM drains the requests in flight and says so: one line when the
+// shutdown starts and one when it is done, with the count.
+func TestShutdownSaysWhatItDrained(t *testing.T) {
+	s := startServe(t, filepath.Join(t.TempDir(), "signals.db"))
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	s.waitLog(t, `msg="shutting down" in_flight=`)
+	if line := s.waitLog(t, "msg=stopped drained="); !strings.Contains(line, "duration=") {
+		t.Errorf("%s", line)
 	}
 }

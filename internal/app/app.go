@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"signals/internal/account"
@@ -409,8 +410,14 @@ func (a *App) ClaimServing() error {
 
 // Serve serves HTTP on ln until ctx is done, then shuts down gracefully.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	// inFlight counts the requests being answered, which a shutdown drains.
+	var inFlight atomic.Int64
 	srv := &http.Server{
-		Handler:           a.handler,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			inFlight.Add(1)
+			defer inFlight.Add(-1)
+			a.handler.ServeHTTP(w, r)
+		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -441,11 +448,15 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
+	draining, started := inFlight.Load(), time.Now()
+	a.log.Info("shutting down", "in_flight", draining)
 	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
+		a.log.Error("shutdown", "in_flight", draining, "not_drained", inFlight.Load(), "err", err)
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	a.log.Info("stopped", "drained", draining, "duration", time.Since(started).Round(time.Millisecond).String())
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
