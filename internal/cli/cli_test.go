@@ -138,7 +138,8 @@ func TestEnvironmentAndInterleavedFlags(t *testing.T) {
 	if _, errs, code := runCLI(t, env, "", "migrate"); code != 0 || !strings.Contains(errs, "up to date") {
 		t.Fatalf("migrate: %d %s", code, errs)
 	}
-	if _, errs, code := runCLI(t, env, "", "signals", "set-status", "e1", "hidden", "--market-only=true"); code != 0 {
+	if _, errs, code := runCLI(t, env, "", "signals", "set-status", "e1", "hidden", "--market-only=true"); code != 0 ||
+		!strings.Contains(errs, `signal "e1": status hidden, market-only true`) {
 		t.Fatalf("set-status: %d %s", code, errs)
 	}
 	if _, errs, code := runCLI(t, env, "", "accounts", "create", "--email", "lim@example.com"); code != 0 {

@@ -372,7 +372,15 @@ func setStatus(ctx context.Context, args []string, env Env) error {
 		mo = &v
 	}
 	return c.withStore(ctx, func(st store.Store) error {
-		return missing(st.SetStatus(ctx, pos[0], pos[1], mo), "no signal with id %q", pos[0])
+		if err := missing(st.SetStatus(ctx, pos[0], pos[1], mo), "no signal with id %q", pos[0]); err != nil {
+			return err
+		}
+		set := "status " + pos[1]
+		if mo != nil {
+			set += fmt.Sprintf(", market-only %t", *mo)
+		}
+		fmt.Fprintf(env.Stderr, "signal %q: %s\n", pos[0], set)
+		return nil
 	})
 }
 
