@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +14,13 @@ type FieldError struct {
 }
 
 func (e FieldError) Error() string { return e.Field + ": " + e.Reason }
+
+// Bounds of an imported signal's fields besides MaxIDChars.
+const (
+	MaxAuthorNameChars = 200
+	MaxHeadlineChars   = 500
+	MaxSourceURLBytes  = 2048
+)
 
 // Validate checks a signal record as imported and returns every problem found.
 func (s Signal) Validate() []FieldError {
@@ -42,14 +50,14 @@ func (s Signal) Validate() []FieldError {
 	}
 	if strings.TrimSpace(s.AuthorName) == "" {
 		add("author_name", "must not be empty")
-	} else if Chars(s.AuthorName) > 200 {
-		add("author_name", "must be at most 200 characters")
+	} else if Chars(s.AuthorName) > MaxAuthorNameChars {
+		add("author_name", fmt.Sprintf("must be at most %d characters", MaxAuthorNameChars))
 	}
-	if Chars(s.AuthorHeadline) > 500 {
-		add("author_headline", "must be at most 500 characters")
+	if Chars(s.AuthorHeadline) > MaxHeadlineChars {
+		add("author_headline", fmt.Sprintf("must be at most %d characters", MaxHeadlineChars))
 	}
-	if u, err := url.Parse(s.SourceURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(s.SourceURL) > 2048 {
-		add("source_url", "must be an absolute http or https URL of at most 2048 bytes")
+	if u, err := url.Parse(s.SourceURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(s.SourceURL) > MaxSourceURLBytes {
+		add("source_url", fmt.Sprintf("must be an absolute http or https URL of at most %d bytes", MaxSourceURLBytes))
 	}
 	if strings.TrimSpace(s.Text) == "" {
 		add("text", "must not be empty")
