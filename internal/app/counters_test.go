@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -219,5 +220,54 @@ func TestListedRequestMakesNoCommit(t *testing.T) {
 	}
 	if u, err := apps[0].Store().Usage(context.Background(), 1, time.Now()); err != nil || u.DayUsed != n+5 {
 		t.Errorf("usage = %+v, %v; want every request counted", u, err)
+	}
+}
+
+// A Redis outage, with no request at all, is two lines: one when the ping
+// first fails and one when Redis answers again, with how long it was out;
+// signals_redis_up says the same.
+func TestRedisOutageIsTwoLines(t *testing.T) {
+	t.Parallel()
+	pgtest.ServerURL(t)
+	srv := redistest.Start(t, redistest.Options{})
+	var logs syncBuffer
+	ctx := context.Background()
+	a, err := New(ctx, redisConfig(t, srv.URL()), slog.New(slog.NewTextHandler(&logs, nil)), withMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveCtx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- a.Serve(serveCtx, ln) }()
+	defer func() { stop(); <-served }()
+	wait := func(text string) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); !strings.Contains(logs.String(), text); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q in the log:\n%s", text, logs.String())
+			}
+		}
+	}
+	wait("msg=serving")
+	srv.Stop()
+	wait(`msg="redis unreachable"`)
+	if got := scrape(t, a); !strings.Contains(got, "\nsignals_redis_up 0\n") {
+		t.Errorf("signals_redis_up during the outage:\n%s", got)
+	}
+	srv.Restart()
+	wait(`msg="redis back"`)
+	if got := scrape(t, a); !strings.Contains(got, "\nsignals_redis_up 1\n") {
+		t.Errorf("signals_redis_up after the outage:\n%s", got)
+	}
+	if n, m := strings.Count(logs.String(), `msg="redis unreachable"`), strings.Count(logs.String(), `msg="redis back"`); n != 1 || m != 1 {
+		t.Errorf("%d unreachable and %d back lines, want one of each:\n%s", n, m, logs.String())
+	}
+	if strings.Contains(logs.String(), `msg="database unreachable"`) {
+		t.Errorf("a Redis outage is logged as the database's:\n%s", logs.String())
 	}
 }
