@@ -29,12 +29,11 @@ type dependency struct {
 	setUp       func(bool) // the metric, or nil
 	now         func() time.Time
 
-	mu     sync.Mutex
-	down   bool
-	since  time.Time
-	last   error
-	jobs   map[string]bool // background jobs that logged a failure in this outage
-	probed chan struct{}   // closed when the prober of the outage ends
+	mu    sync.Mutex
+	down  bool
+	since time.Time
+	last  error
+	jobs  map[string]bool // background jobs that logged a failure in this outage
 }
 
 // How often a dependency is pinged: while it answers, so that an outage

@@ -17,6 +17,8 @@ func (c *command) mailFlags() {
 	// The URL holds the SMTP password: read from the environment only, so
 	// it never shows in a process list or in -h output.
 	c.cfg.Mail.SMTPURL = c.env.Getenv("SIGNALS_SMTP_URL")
+	c.boolVar(&c.cfg.Mail.AllowPlain, "smtp-allow-plain", "SIGNALS_SMTP_ALLOW_PLAIN", false,
+		"take smtp+plain:// (no TLS) to a mail relay on another machine; without it, only to one on this machine")
 	c.stringVar(&c.cfg.Mail.From, "mail-from", "SIGNALS_MAIL_FROM", "",
 		`sender of the service's mail, e.g. "Signals <signals@example.org>" (default no-reply@ the base URL's host)`)
 	c.stringVar(&c.cfg.Mail.Outbox, "outbox", "SIGNALS_OUTBOX", "",
