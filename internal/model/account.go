@@ -20,7 +20,19 @@ type Account struct {
 	VerifiedAt time.Time
 	CreatedAt  time.Time
 	Limits     Limits
+	// Role is RoleReader, or RoleEditor for those who may use the desk.
+	Role string
 }
+
+// Roles of an account: every account reads; an operator makes editors,
+// who decide what is published (the desk).
+const (
+	RoleReader = "reader"
+	RoleEditor = "editor"
+)
+
+// Roles are the roles an account may have.
+var Roles = []string{RoleReader, RoleEditor}
 
 // APIKey describes a key without its secret.
 type APIKey struct {

@@ -29,6 +29,7 @@ type Store interface {
 	Digests
 	Site
 	OAuth
+	Desk
 	// Migrated lists the migrations that opening the store applied, by
 	// version, in the order they ran; none when the schema was up to date.
 	Migrated() []string
@@ -68,6 +69,33 @@ type Signals interface {
 	// SetStatus sets a signal's editorial status and, when marketOnly is not
 	// nil, its market-only flag.
 	SetStatus(ctx context.Context, id, status string, marketOnly *bool) error
+}
+
+// Desk stores the editor's desk: roles, decisions on signals of any
+// status, takedowns and the append-only record of decisions.
+type Desk interface {
+	// SetRole makes an account a reader or an editor; ErrNotFound when
+	// there is no such account.
+	SetRole(ctx context.Context, accountID int64, role string) error
+	// DeskSignal returns a signal whatever its status, its text cut to
+	// MaxTextChars; ErrNotFound when no signal has the id.
+	DeskSignal(ctx context.Context, id string) (model.Signal, error)
+	// DeskSignals lists signals for the desk, whatever their status, with
+	// Text cut to the list snippet length.
+	DeskSignals(ctx context.Context, q model.DeskQuery) ([]model.Signal, error)
+	// Decide applies an editor's change, marks the fields it set as
+	// decided (imports leave them) and logs it; a change that changes
+	// nothing is not logged and returns a decision without After.
+	// ErrNotFound when no signal has the id.
+	Decide(ctx context.Context, id string, c model.Change, editor, reason string, now time.Time) (model.Decision, error)
+	// TakeDown removes a signal from every surface and keeps its id (and
+	// the signal) so that imports do not bring it back; logged.
+	TakeDown(ctx context.Context, id, editor, reason string, now time.Time) (model.Decision, error)
+	// Restore undoes a takedown: the signal comes back as it was; logged.
+	// ErrNotFound when the id was not taken down.
+	Restore(ctx context.Context, id, editor, reason string, now time.Time) (model.Decision, error)
+	// DeskLog returns logged decisions, newest first.
+	DeskLog(ctx context.Context, q model.LogQuery) ([]model.Decision, error)
 }
 
 // Site stores the website's own content, feed hubs and articles, and

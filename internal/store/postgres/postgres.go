@@ -124,6 +124,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		Numbered:   true,
 		PublicOnly: publicOnly,
 		Position:   "strpos",
+		LockRow:    " FOR UPDATE",
 		SignalKey:  "id",
 		VectorKey:  "signal_id",
 		Vectors:    vectors,

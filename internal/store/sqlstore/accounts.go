@@ -13,12 +13,12 @@ import (
 
 // accountColumns are selected in the order scanAccount reads them.
 const accountColumns = `id, email, verified_ns, created_ns, daily_requests, minute_requests,
-	daily_searches, concurrent_searches`
+	daily_searches, concurrent_searches, role`
 
 // joinedAccountColumns are accountColumns of the accounts table named a in
 // a join.
 const joinedAccountColumns = `a.id, a.email, a.verified_ns, a.created_ns, a.daily_requests,
-	a.minute_requests, a.daily_searches, a.concurrent_searches`
+	a.minute_requests, a.daily_searches, a.concurrent_searches, a.role`
 
 // scanAccount reads accountColumns, then any extra columns into extra.
 func scanAccount(row interface{ Scan(...any) error }, extra ...any) (model.Account, error) {
@@ -26,7 +26,7 @@ func scanAccount(row interface{ Scan(...any) error }, extra ...any) (model.Accou
 	var verified, created int64
 	err := row.Scan(append([]any{integer(&a.ID), &a.Email, integer(&verified), integer(&created),
 		integer(&a.Limits.DailyRequests), integer(&a.Limits.MinuteRequests),
-		integer(&a.Limits.DailySearches), integer(&a.Limits.ConcurrentSearches)}, extra...)...)
+		integer(&a.Limits.DailySearches), integer(&a.Limits.ConcurrentSearches), &a.Role}, extra...)...)
 	if err != nil {
 		return model.Account{}, err
 	}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,14 +22,24 @@ var ImportColumns = []string{"id", "tag", "source", "language", "country", "auth
 	"published_at_precision", "observed_ns", "observed_digits", "status", "market_only",
 	"fold_text", "fold_author", "fold_headline"}
 
+// DecidedFields are the fields of a signal an editor decides on the desk;
+// an import leaves a decided one as the editor set it (signal_decisions).
+var DecidedFields = []string{"status", "market_only", "tag", "country", "language"}
+
 // UpsertSignals is an import's statement: it writes each signal of rows (a
-// VALUES or SELECT of ImportColumns), replacing the one with its id. The
-// revision grows when the text changes, so that vectors of the old text
-// are recognised as stale.
+// VALUES or SELECT of ImportColumns), replacing the one with its id, except
+// the fields an editor decided. The revision grows when the text changes,
+// so that vectors of the old text are recognised as stale. A taken-down
+// id is not written at all (the trigger signals_taken_down of the
+// migrations skips it).
 func UpsertSignals(rows string) string {
 	set := make([]string, len(ImportColumns)-1)
 	for i, c := range ImportColumns[1:] {
 		set[i] = c + " = excluded." + c
+		if slices.Contains(DecidedFields, c) {
+			set[i] = c + " = CASE WHEN EXISTS (SELECT 1 FROM signal_decisions d WHERE d.id = signals.id AND d.field = '" +
+				c + "') THEN signals." + c + " ELSE excluded." + c + " END"
+		}
 	}
 	return `INSERT INTO signals (` + strings.Join(ImportColumns, ", ") + `) ` + rows + `
 		ON CONFLICT (id) DO UPDATE SET ` + strings.Join(set, ", ") + `,

@@ -33,6 +33,10 @@ type Dialect struct {
 	// Position is the function giving the position of a substring in a
 	// string, 0 when absent: instr(haystack, needle) or strpos(…).
 	Position string
+	// LockRow ends a SELECT of rows a transaction is about to change: " FOR
+	// UPDATE" where writers run side by side; "" where one writer runs at
+	// a time (SQLite).
+	LockRow string
 	// SignalKey is the column of signals that signal_vectors references in
 	// its column VectorKey.
 	SignalKey, VectorKey string

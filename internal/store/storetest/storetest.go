@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ErrorsNameTheOperation", func(t *testing.T) { testErrorsNameTheOperation(t, open(t)) })
 	runAccountArea(t, open)
 	runOAuth(t, open)
+	runDesk(t, open)
 	t.Run("Hubs", func(t *testing.T) { testHubs(t, open(t)) })
 	t.Run("Articles", func(t *testing.T) { testArticles(t, open(t)) })
 	t.Run("PublicCountries", func(t *testing.T) { testPublicCountries(t, open(t)) })

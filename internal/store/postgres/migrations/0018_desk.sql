@@ -44,3 +44,14 @@ BEGIN
 END $$;
 CREATE TRIGGER desk_log_append_only BEFORE UPDATE OR DELETE ON desk_log
     FOR EACH ROW EXECUTE FUNCTION desk_log_append_only();
+
+-- An import does not bring a taken-down signal back: its row is skipped.
+CREATE FUNCTION signals_taken_down() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM signal_takedowns WHERE id = NEW.id) THEN
+        RETURN NULL;
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER signals_taken_down BEFORE INSERT ON signals
+    FOR EACH ROW EXECUTE FUNCTION signals_taken_down();

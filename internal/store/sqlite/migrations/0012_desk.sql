@@ -44,3 +44,9 @@ END;
 CREATE TRIGGER desk_log_no_delete BEFORE DELETE ON desk_log BEGIN
     SELECT RAISE(ABORT, 'desk_log is append-only');
 END;
+
+-- An import does not bring a taken-down signal back: its row is skipped.
+CREATE TRIGGER signals_taken_down BEFORE INSERT ON signals
+WHEN EXISTS (SELECT 1 FROM signal_takedowns WHERE id = NEW.id) BEGIN
+    SELECT RAISE(IGNORE);
+END;
