@@ -139,7 +139,7 @@ func TestEnvironmentAndInterleavedFlags(t *testing.T) {
 		t.Fatalf("migrate: %d %s", code, errs)
 	}
 	if _, errs, code := runCLI(t, env, "", "signals", "set-status", "e1", "hidden", "--market-only=true"); code != 0 ||
-		!strings.Contains(errs, `signal "e1": status hidden, market-only true`) {
+		!strings.Contains(errs, `signal "e1": market_only false → true, status public → hidden`) {
 		t.Fatalf("set-status: %d %s", code, errs)
 	}
 	if _, errs, code := runCLI(t, env, "", "accounts", "create", "--email", "lim@example.com"); code != 0 {

@@ -353,37 +353,6 @@ func importCmd(ctx context.Context, args []string, env Env) error {
 	})
 }
 
-func setStatus(ctx context.Context, args []string, env Env) error {
-	c := newCommand("signals set-status", env)
-	marketOnly := c.fs.String("market-only", "", "true or false: whether the signal is market-only")
-	pos, err := c.parse(args, 2, "ID and one of public, hidden, pending")
-	if err != nil {
-		return err
-	}
-	if !model.IsOneOf(pos[1], model.Statuses) {
-		return fmt.Errorf("%w: status must be public, hidden or pending", errUsage)
-	}
-	var mo *bool
-	if *marketOnly != "" {
-		v, err := strconv.ParseBool(*marketOnly)
-		if err != nil {
-			return fmt.Errorf("%w: --market-only takes true or false", errUsage)
-		}
-		mo = &v
-	}
-	return c.withStore(ctx, func(st store.Store) error {
-		if err := missing(st.SetStatus(ctx, pos[0], pos[1], mo), "no signal with id %q", pos[0]); err != nil {
-			return err
-		}
-		set := "status " + pos[1]
-		if mo != nil {
-			set += fmt.Sprintf(", market-only %t", *mo)
-		}
-		fmt.Fprintf(env.Stderr, "signal %q: %s\n", pos[0], set)
-		return nil
-	})
-}
-
 // emailFlag declares the --email flag.
 func (c *command) emailFlag() *string {
 	return c.fs.String("email", "", "the account's email address")

@@ -252,8 +252,17 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) (migrated []string, err e
 		version TEXT PRIMARY KEY, applied_ns BIGINT NOT NULL)`); err != nil {
 		return nil, err
 	}
-	if _, err := conn.Exec(ctx, `ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS applied_by TEXT`); err != nil {
+	// Altered once: an ALTER TABLE takes the table's strongest lock even
+	// when it has nothing to do.
+	var recorded bool
+	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = 'schema_migrations' AND column_name = 'applied_by')`).Scan(&recorded); err != nil {
 		return nil, err
+	}
+	if !recorded {
+		if _, err := conn.Exec(ctx, `ALTER TABLE schema_migrations ADD COLUMN applied_by TEXT`); err != nil {
+			return nil, err
+		}
 	}
 	rows, err := conn.Query(ctx, `SELECT version, coalesce(applied_by, '') FROM schema_migrations`)
 	if err != nil {

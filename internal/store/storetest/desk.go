@@ -116,6 +116,10 @@ func testDeskTakedown(t *testing.T, st store.Store) {
 	if got, err := st.GetSignal(ctx, "gone"); err != nil || got.Text != "Signal gone about AI funding." {
 		t.Errorf("after the restore: %+v, %v", got, err)
 	}
+	// Its vector went with it, and is computed again.
+	if need, err := st.SignalsNeedingVectors(ctx, "m", 100, 10, nil); err != nil || !slices.Equal(ids(need), []string{"gone"}) {
+		t.Errorf("needing vectors after the restore: %v, %v", ids(need), err)
+	}
 	if _, err := st.Restore(ctx, "gone", "ed@example.org", "", now); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("restoring a signal that is there: %v", err)
 	}

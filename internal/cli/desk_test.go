@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The desk from the command line: the queue, one signal, decisions that
+// say what they changed and that a re-import keeps, a takedown that a
+// re-import does not undo, its restore, the log and its JSON Lines export,
+// and roles.
+func TestDeskCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "desk.db")
+	env := map[string]string{"SIGNALS_DATABASE": db}
+	lines := `{"id":"q2","tag":"funding","source":"microblog","language":"en","author_name":"B","source_url":"https://example.org/2","text":"Second \u001b[31mred\u001b[0m","published_at":"2026-10-02T00:00:00Z","published_at_precision":"day"}
+{"id":"q1","tag":"funding","source":"microblog","language":"en","author_name":"A","source_url":"https://example.org/1","text":"First","published_at":"2026-10-01T00:00:00Z","published_at_precision":"day"}
+{"id":"p1","tag":"job","source":"tech_forum","language":"fr","author_name":"C","source_url":"https://example.org/3","text":"Public","published_at":"2026-10-03T00:00:00Z","published_at_precision":"day","status":"public"}
+`
+	file := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(file, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(want int, args ...string) (string, string) {
+		t.Helper()
+		out, errs, code := runCLI(t, env, "", args...)
+		if code != want {
+			t.Fatalf("%v: exit %d, want %d\n%s%s", args, code, want, out, errs)
+		}
+		return out, errs
+	}
+	run(0, "import", file)
+
+	out, _ := run(0, "signals", "list", "--status", "pending")
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	if len(rows) != 3 || !strings.HasPrefix(rows[1], "q1 ") || !strings.HasPrefix(rows[2], "q2 ") {
+		t.Errorf("the queue, oldest first:\n%s", out)
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("a signal's text reaches the terminal with its escape sequences:\n%q", out)
+	}
+	out, _ = run(0, "signals", "list", "--json", "--tag", "job")
+	var listed struct {
+		ID, Status string
+	}
+	if err := json.Unmarshal([]byte(out), &listed); err != nil || listed.ID != "p1" || listed.Status != "public" {
+		t.Errorf("list --json: %q (%v)", out, err)
+	}
+	_, errs := run(2, "signals", "list", "--tag", "hiring")
+	if !strings.Contains(errs, "did you mean job") {
+		t.Errorf("a refused kind: %s", errs)
+	}
+
+	_, errs = run(0, "signals", "set-status", "q1", "public", "--reason", "checked")
+	if !strings.Contains(errs, `signal "q1": status pending → public`) {
+		t.Errorf("set-status: %s", errs)
+	}
+	_, errs = run(0, "signals", "set", "q1", "--tag", "job", "--country", "france", "--language", "fr")
+	if !strings.Contains(errs, `signal "q1": country none → france, language en → fr, tag funding → job`) {
+		t.Errorf("set: %s", errs)
+	}
+	_, errs = run(0, "signals", "set", "q1", "--tag", "job")
+	if !strings.Contains(errs, "unchanged") {
+		t.Errorf("a set that changes nothing: %s", errs)
+	}
+	run(2, "signals", "set", "q1")
+	_, errs = run(2, "signals", "set", "q1", "--country", "frnace")
+	if !strings.Contains(errs, "did you mean france") {
+		t.Errorf("a refused country: %s", errs)
+	}
+	_, errs = run(1, "signals", "set", "nope", "--tag", "job")
+	if !strings.Contains(errs, `no signal with id "nope"`) {
+		t.Errorf("an unknown id: %s", errs)
+	}
+
+	// A re-import of the same file keeps the editor's decisions.
+	run(0, "import", file)
+	out, _ = run(0, "signals", "show", "q1", "--json")
+	var shown map[string]any
+	if err := json.Unmarshal([]byte(out), &shown); err != nil || shown["status"] != "public" || shown["tag"] != "job" ||
+		shown["country"] != "france" || shown["language"] != "fr" {
+		t.Errorf("after a re-import: %s (%v)", out, err)
+	}
+
+	_, errs = run(2, "signals", "delete", "q2")
+	if !strings.Contains(errs, "--reason") {
+		t.Errorf("a takedown without a reason: %s", errs)
+	}
+	_, errs = run(0, "signals", "delete", "q2", "--reason", "the author asked")
+	if !strings.Contains(errs, "taken down") {
+		t.Errorf("delete: %s", errs)
+	}
+	run(0, "import", file)
+	run(1, "signals", "show", "q2")
+	_, errs = run(0, "signals", "restore", "q2")
+	if !strings.Contains(errs, "restored") {
+		t.Errorf("restore: %s", errs)
+	}
+	run(0, "signals", "show", "q2")
+
+	out, _ = run(0, "desk", "log", "--signal", "q2")
+	if !strings.Contains(out, "restored") || !strings.Contains(out, "taken down  (the author asked)") || !strings.Contains(out, "operator") {
+		t.Errorf("desk log:\n%s", out)
+	}
+	out, _ = run(0, "desk", "log", "--json")
+	var entries []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("desk log --json: %q: %v", l, err)
+		}
+		entries = append(entries, e)
+	}
+	if len(entries) != 4 || entries[0]["action"] != "set-status" || entries[3]["action"] != "restore" ||
+		entries[0]["reason"] != "checked" {
+		t.Errorf("the export, oldest first: %v", entries)
+	}
+
+	run(0, "accounts", "create", "--email", "ed@example.org")
+	_, errs = run(0, "accounts", "set-role", "--email", "ed@example.org", "editor")
+	if !strings.Contains(errs, "role reader → editor") {
+		t.Errorf("set-role: %s", errs)
+	}
+	run(2, "accounts", "set-role", "--email", "ed@example.org", "admin")
+}
