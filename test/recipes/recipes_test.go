@@ -526,6 +526,21 @@ recipe_background() {
 		echo "$where: port $port accepted no connection within 60s" >&2
 		return 1
 	done
+	# serve binds its port before it opens the database, so that a busy
+	# port stops it first: it serves once it has logged msg=serving, once
+	# for each serve the block starts.
+	local serves
+	serves=$( (grep -o 'signals serve' "$R/bg-$n.sh" || true) | wc -l)
+	for _ in $(seq 600); do
+		[ "$(grep -c 'msg=serving ' "$R/bg-$n.log" 2>/dev/null || true)" -ge "$serves" ] && return 0
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "$where: the background recipe ended before serving" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	echo "$where: $serves serve(s) did not log msg=serving within 60s" >&2
+	return 1
 }
 
 # recipe_stop stops the page's background blocks, as a reader stops a service.
