@@ -157,12 +157,6 @@ func (q *Queries) logDecision(ctx context.Context, tx *sql.Tx, d *model.Decision
 		string(before), string(after), d.Reason).Scan(integer(&d.Seq))
 }
 
-// takenDown is a taken-down signal as kept: every field an import wrote.
-type takenDown struct {
-	model.Signal
-	Revision int64
-}
-
 // TakeDown removes a signal from every table that serves it (its vectors
 // and substring index entries go with it; cached searches that matched it
 // are dropped), keeps its id and the signal as it was so that a re-import
