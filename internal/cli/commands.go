@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -348,7 +350,24 @@ func importCmd(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "imported %d signals in %s\n", res.Imported, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(env.Stderr, "imported %d signals in %s: %d new, %d already stored (updated where the file differs; "+
+			"editors' decisions kept)\n", res.Imported, time.Since(start).Round(time.Millisecond), res.New, res.Existing)
+		if n := len(res.TakenDown); n > 0 {
+			fmt.Fprintf(env.Stderr, "%d taken down by an editor, not imported (signals signals restore ID brings one back): %s\n",
+				n, quotedList(res.TakenDown))
+		}
+		if n := len(res.Duplicates); n > 0 {
+			ids := slices.Sorted(maps.Keys(res.Duplicates))
+			parts := make([]string, len(ids))
+			for i, id := range ids {
+				lines := make([]string, len(res.Duplicates[id]))
+				for j, l := range res.Duplicates[id] {
+					lines[j] = strconv.Itoa(l)
+				}
+				parts[i] = strconv.Quote(plain(id, 80)) + " (lines " + strings.Join(lines, ", ") + ")"
+			}
+			fmt.Fprintf(env.Stderr, "%d ids are on more than one line; the last line of each was imported: %s\n", n, strings.Join(parts, ", "))
+		}
 		return nil
 	})
 }

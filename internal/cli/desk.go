@@ -414,3 +414,16 @@ func accountsSetRole(ctx context.Context, args []string, env Env) error {
 		return nil
 	})
 }
+
+// quotedList writes ids quoted and safe for a terminal, at most 20 of them.
+func quotedList(ids []string) string {
+	var parts []string
+	for i, id := range ids {
+		if i == 20 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ids)-20))
+			break
+		}
+		parts = append(parts, strconv.Quote(plain(id, 80)))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -31,7 +31,10 @@ func TestDeskCommands(t *testing.T) {
 		}
 		return out, errs
 	}
-	run(0, "import", file)
+	_, errs := run(0, "import", file)
+	if !strings.Contains(errs, "imported 3 signals") || !strings.Contains(errs, "3 new, 0 already stored") {
+		t.Errorf("the first import's report: %s", errs)
+	}
 
 	out, _ := run(0, "signals", "list", "--status", "pending")
 	rows := strings.Split(strings.TrimSpace(out), "\n")
@@ -48,7 +51,7 @@ func TestDeskCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &listed); err != nil || listed.ID != "p1" || listed.Status != "public" {
 		t.Errorf("list --json: %q (%v)", out, err)
 	}
-	_, errs := run(2, "signals", "list", "--tag", "hiring")
+	_, errs = run(2, "signals", "list", "--tag", "hiring")
 	if !strings.Contains(errs, "did you mean job") {
 		t.Errorf("a refused kind: %s", errs)
 	}
@@ -92,7 +95,11 @@ func TestDeskCommands(t *testing.T) {
 	if !strings.Contains(errs, "taken down") {
 		t.Errorf("delete: %s", errs)
 	}
-	run(0, "import", file)
+	_, errs = run(0, "import", file)
+	if !strings.Contains(errs, "imported 2 signals") || !strings.Contains(errs, "0 new, 2 already stored") ||
+		!strings.Contains(errs, `1 taken down by an editor, not imported`) || !strings.Contains(errs, `"q2"`) {
+		t.Errorf("a re-import's report: %s", errs)
+	}
 	run(1, "signals", "show", "q2")
 	_, errs = run(0, "signals", "restore", "q2")
 	if !strings.Contains(errs, "restored") {
@@ -124,4 +131,23 @@ func TestDeskCommands(t *testing.T) {
 		t.Errorf("set-role: %s", errs)
 	}
 	run(2, "accounts", "set-role", "--email", "ed@example.org", "admin")
+}
+
+// An id on several lines is named with its lines; the last line wins.
+func TestImportNamesDuplicates(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "dup.db")
+	line := func(id, text string) string {
+		return `{"id":"` + id + `","tag":"job","source":"microblog","language":"en","author_name":"A","source_url":"https://example.org/1","text":"` +
+			text + `","published_at":"2026-10-01T00:00:00Z","published_at_precision":"day","status":"public"}` + "\n"
+	}
+	in := line("a", "first") + line("b", "only") + line("a", "second") + line("a", "third")
+	_, errs, code := runCLI(t, map[string]string{"SIGNALS_DATABASE": db}, in, "import", "-")
+	if code != 0 || !strings.Contains(errs, "imported 2 signals") ||
+		!strings.Contains(errs, `1 ids are on more than one line; the last line of each was imported: "a" (lines 1, 3, 4)`) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	out, _, _ := runCLI(t, map[string]string{"SIGNALS_DATABASE": db}, "", "signals", "show", "a", "--json")
+	if !strings.Contains(out, `"text":"third"`) {
+		t.Errorf("the last line did not win: %s", out)
+	}
 }

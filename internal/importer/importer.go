@@ -41,6 +41,15 @@ type Result struct {
 	Lines    int // non-blank lines read
 	Imported int // signals written (0 unless the import committed)
 	Invalid  int // lines with at least one problem
+	// New and Existing split the signals written by whether their id was
+	// stored before (an existing one is updated where the file differs,
+	// its editor's decisions kept).
+	New, Existing int
+	// TakenDown are the ids an editor took down, which the import skipped.
+	TakenDown []string
+	// Duplicates maps each id that more than one line holds to those
+	// lines, in order; the last one wins.
+	Duplicates map[string][]int
 }
 
 // Import reads JSON Lines from r and upserts them by id in one transaction.
@@ -69,6 +78,8 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 	go func() { readErr <- decodeLines(ctx, r, lines) }()
 
 	last := time.Now()
+	seen := map[string]int{} // id -> its first line
+	var order []string
 	for d := range lines {
 		res.Lines++
 		if len(d.problems) > 0 {
@@ -77,6 +88,18 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 				fmt.Fprintf(errOut, "line %d: %s\n", d.n, p)
 			}
 			continue
+		}
+		if first, ok := seen[d.signal.ID]; ok {
+			if res.Duplicates == nil {
+				res.Duplicates = map[string][]int{}
+			}
+			if len(res.Duplicates[d.signal.ID]) == 0 {
+				res.Duplicates[d.signal.ID] = []int{first}
+			}
+			res.Duplicates[d.signal.ID] = append(res.Duplicates[d.signal.ID], d.n)
+		} else {
+			seen[d.signal.ID] = d.n
+			order = append(order, d.signal.ID)
 		}
 		if res.Invalid == 0 {
 			if err := tx.Put(ctx, d.signal, d.folded); err != nil {
@@ -97,10 +120,26 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 	if res.Invalid > 0 {
 		return res, ErrInvalid
 	}
+	// What the import does, said before it commits, against what is
+	// committed now.
+	existing, takenDown, err := st.KnownIDs(ctx, order)
+	if err != nil {
+		return res, err
+	}
+	for _, id := range order {
+		switch {
+		case takenDown[id]:
+			res.TakenDown = append(res.TakenDown, id)
+		case existing[id]:
+			res.Existing++
+		default:
+			res.New++
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return res, err
 	}
-	res.Imported = res.Lines
+	res.Imported = res.New + res.Existing
 	return res, nil
 }
 

@@ -66,6 +66,9 @@ type Signals interface {
 	Generation(ctx context.Context) (int64, error)
 	// BeginImport starts one transaction that upserts signals by id.
 	BeginImport(ctx context.Context) (ImportTx, error)
+	// KnownIDs tells which of ids name a stored signal and which a
+	// taken-down one (which imports skip).
+	KnownIDs(ctx context.Context, ids []string) (existing, takenDown map[string]bool, err error)
 	// SetStatus sets a signal's editorial status and, when marketOnly is not
 	// nil, its market-only flag.
 	SetStatus(ctx context.Context, id, status string, marketOnly *bool) error

@@ -276,3 +276,34 @@ func (q *Queries) DeskLog(ctx context.Context, lq model.LogQuery) ([]model.Decis
 		strings.Join(where, " AND ")+` ORDER BY seq DESC`+limit, args...)
 	return out, Wrap("desk log", err)
 }
+
+// KnownIDs tells which of ids name a stored signal and which a taken-down
+// one, as committed now: what an import reports before it commits.
+func (q *Queries) KnownIDs(ctx context.Context, ids []string) (existing, takenDown map[string]bool, err error) {
+	existing, takenDown = map[string]bool{}, map[string]bool{}
+	const batch = 500
+	for start := 0; start < len(ids); start += batch {
+		part := ids[start:min(start+batch, len(ids))]
+		marks := "?" + strings.Repeat(", ?", len(part)-1)
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		for _, t := range []struct {
+			table string
+			into  map[string]bool
+		}{{"signals", existing}, {"signal_takedowns", takenDown}} {
+			found, err := readAll(ctx, q, func(rows *sql.Rows) (string, error) {
+				var id string
+				return id, rows.Scan(&id)
+			}, `SELECT id FROM `+t.table+` WHERE id IN (`+marks+`)`, args...)
+			if err != nil {
+				return nil, nil, Wrap("known ids", err)
+			}
+			for _, id := range found {
+				t.into[id] = true
+			}
+		}
+	}
+	return existing, takenDown, nil
+}
