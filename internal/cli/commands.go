@@ -323,9 +323,15 @@ func migrate(ctx context.Context, args []string, env Env) error {
 
 func importCmd(ctx context.Context, args []string, env Env) error {
 	c := newCommand("import", env)
+	mode := c.fs.String("mode", string(store.ImportKeepDecisions), "what the import does to signals already stored: "+
+		"keep-decisions (update them, except the fields an editor decided), new-only (leave them as they are) or "+
+		"overwrite (update every field, forgetting an editor's decisions); a taken-down id is skipped in every mode")
 	pos, err := c.parse(args, 1, "one argument: FILE, or - for standard input")
 	if err != nil {
 		return err
+	}
+	if !slices.Contains(store.ImportModes, store.ImportMode(*mode)) {
+		return fmt.Errorf("%w: --mode is keep-decisions, new-only or overwrite, not %q", errUsage, *mode)
 	}
 	in := env.Stdin
 	if pos[0] != "-" {
@@ -336,7 +342,7 @@ func importCmd(ctx context.Context, args []string, env Env) error {
 		defer f.Close()
 		in = f
 	}
-	opt := importer.Options{Errors: env.Stderr}
+	opt := importer.Options{Errors: env.Stderr, Mode: store.ImportMode(*mode)}
 	if isTerminal(env.Stderr) {
 		opt.Progress = env.Stderr
 	}
@@ -350,8 +356,13 @@ func importCmd(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "imported %d signals in %s: %d new, %d already stored (updated where the file differs; "+
-			"editors' decisions kept)\n", res.Imported, time.Since(start).Round(time.Millisecond), res.New, res.Existing)
+		stored := map[store.ImportMode]string{
+			store.ImportKeepDecisions: "updated where the file differs; editors' decisions kept",
+			store.ImportNewOnly:       "left as they were",
+			store.ImportOverwrite:     "updated where the file differs; editors' decisions overwritten",
+		}[opt.Mode]
+		fmt.Fprintf(env.Stderr, "imported %d signals in %s: %d new, %d already stored (%s)\n",
+			res.Imported, time.Since(start).Round(time.Millisecond), res.New, res.Existing, stored)
 		if n := len(res.TakenDown); n > 0 {
 			fmt.Fprintf(env.Stderr, "%d taken down by an editor, not imported (signals signals restore ID brings one back): %s\n",
 				n, quotedList(res.TakenDown))

@@ -151,3 +151,56 @@ func TestImportNamesDuplicates(t *testing.T) {
 		t.Errorf("the last line did not win: %s", out)
 	}
 }
+
+// --mode chooses what an import does to stored signals: new-only leaves
+// them, overwrite replaces an editor's decisions, and no mode brings back
+// a taken-down signal.
+func TestImportModes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "modes.db")
+	env := map[string]string{"SIGNALS_DATABASE": db}
+	line := func(id, text string) string {
+		return `{"id":"` + id + `","tag":"job","source":"microblog","language":"en","author_name":"A","source_url":"https://example.org/1","text":"` +
+			text + `","published_at":"2026-10-01T00:00:00Z","published_at_precision":"day","status":"public"}` + "\n"
+	}
+	run := func(in string, args ...string) string {
+		t.Helper()
+		_, errs, code := runCLI(t, env, in, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		return errs
+	}
+	show := func(id string) string {
+		out, _, _ := runCLI(t, env, "", "signals", "show", id, "--json")
+		return out
+	}
+	run(line("a", "one")+line("gone", "x"), "import", "-")
+	run("", "signals", "set", "a", "--tag", "events")
+	run("", "signals", "delete", "gone", "--reason", "asked")
+	if errs := run(line("a", "two")+line("gone", "y"), "import", "-", "--mode", "new-only"); !strings.Contains(errs, "left as they were") ||
+		!strings.Contains(errs, "1 taken down") {
+		t.Errorf("new-only: %s", errs)
+	}
+	if s := show("a"); !strings.Contains(s, `"text":"one"`) || !strings.Contains(s, `"tag":"events"`) {
+		t.Errorf("new-only changed a stored signal: %s", s)
+	}
+	run(line("a", "three"), "import", "-")
+	if s := show("a"); !strings.Contains(s, `"text":"three"`) || !strings.Contains(s, `"tag":"events"`) {
+		t.Errorf("keep-decisions: %s", s)
+	}
+	if errs := run(line("a", "four")+line("gone", "z"), "import", "-", "--mode", "overwrite"); !strings.Contains(errs, "overwritten") {
+		t.Errorf("overwrite: %s", errs)
+	}
+	if s := show("a"); !strings.Contains(s, `"text":"four"`) || !strings.Contains(s, `"tag":"job"`) {
+		t.Errorf("overwrite kept the decision: %s", s)
+	}
+	if _, _, code := runCLI(t, env, "", "signals", "show", "gone"); code != 1 {
+		t.Errorf("overwrite brought back a taken-down signal")
+	}
+	// The decision was forgotten: the file rules again by default.
+	run(line("a", "five"), "import", "-")
+	run("", "signals", "set", "a", "--tag", "events")
+	if _, errs, code := runCLI(t, env, "", "import", "-", "--mode", "everything"); code != 2 || !strings.Contains(errs, "--mode is") {
+		t.Errorf("a bad mode: %d %s", code, errs)
+	}
+}

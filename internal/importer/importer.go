@@ -28,6 +28,9 @@ var ErrInvalid = errors.New("the file has invalid lines; nothing was imported")
 
 // Options control reporting.
 type Options struct {
+	// Mode says what the import may do to signals already stored ("" is
+	// store.ImportKeepDecisions).
+	Mode store.ImportMode
 	// Errors receives one "line N: field: reason" line per problem.
 	Errors io.Writer
 	// Progress, when set, receives a progress line now and then.
@@ -58,7 +61,7 @@ type Result struct {
 // another writes, so parsing and writing overlap.
 func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Result, error) {
 	var res Result
-	tx, err := st.BeginImport(ctx)
+	tx, err := st.BeginImport(ctx, opt.Mode)
 	if err != nil {
 		return res, err
 	}

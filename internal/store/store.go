@@ -64,8 +64,10 @@ type Signals interface {
 	// Generation grows whenever an import commits or a status changes; it
 	// costs one row to read.
 	Generation(ctx context.Context) (int64, error)
-	// BeginImport starts one transaction that upserts signals by id.
-	BeginImport(ctx context.Context) (ImportTx, error)
+	// BeginImport starts one transaction that upserts signals by id, doing
+	// to signals already stored what mode allows ("" is
+	// ImportKeepDecisions). A taken-down id is skipped whatever the mode.
+	BeginImport(ctx context.Context, mode ImportMode) (ImportTx, error)
 	// KnownIDs tells which of ids name a stored signal and which a
 	// taken-down one (which imports skip).
 	KnownIDs(ctx context.Context, ids []string) (existing, takenDown map[string]bool, err error)
@@ -121,6 +123,26 @@ type Site interface {
 	// PublicCountries lists the countries of public signals, sorted.
 	PublicCountries(ctx context.Context) ([]string, error)
 }
+
+// ImportMode says what an import may do to a signal already stored.
+type ImportMode string
+
+// Import modes.
+const (
+	// ImportKeepDecisions updates a stored signal from the file except the
+	// fields an editor decided (status, market-only, kind, country,
+	// language): the default, which never undoes an editor's decision.
+	ImportKeepDecisions ImportMode = "keep-decisions"
+	// ImportNewOnly adds the signals whose id is new and leaves every
+	// stored one as it is.
+	ImportNewOnly ImportMode = "new-only"
+	// ImportOverwrite updates every field from the file, an editor's
+	// decisions included (they are forgotten).
+	ImportOverwrite ImportMode = "overwrite"
+)
+
+// ImportModes are the modes, the default first.
+var ImportModes = []ImportMode{ImportKeepDecisions, ImportNewOnly, ImportOverwrite}
 
 // ImportTx is an import in progress: nothing is visible until Commit.
 type ImportTx interface {

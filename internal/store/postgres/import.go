@@ -32,13 +32,19 @@ var importArrays = map[string]string{"text_chars": "int[]", "published_ns": "big
 	"market_only": "boolean[]"}
 
 // upsertSQL writes a batch, whose rows are the elements of one array per
-// column.
-var upsertSQL = func() string {
+// column, in each mode. With ImportOverwrite it first forgets the
+// editor's decisions on the batch's ids ($1).
+var upsertSQL = func() map[store.ImportMode]string {
 	params := make([]string, len(sqlstore.ImportColumns))
 	for i, c := range sqlstore.ImportColumns {
 		params[i] = fmt.Sprintf("$%d::%s", i+1, cmp.Or(importArrays[c], "text[]"))
 	}
-	return sqlstore.UpsertSignals(`SELECT * FROM unnest(` + strings.Join(params, ", ") + `)`)
+	m := map[store.ImportMode]string{}
+	for _, mode := range store.ImportModes {
+		m[mode] = sqlstore.UpsertSignals(`SELECT * FROM unnest(`+strings.Join(params, ", ")+`)`, mode)
+	}
+	m[store.ImportOverwrite] = `WITH forgotten AS (DELETE FROM signal_decisions WHERE id = ANY($1::text[])) ` + m[store.ImportOverwrite]
+	return m
 }()
 
 // batch holds signals column by column, in sqlstore.ImportColumns order. An id occurs
@@ -135,12 +141,19 @@ func (b *batch) encode(m *pgtype.Map, sd *pgconn.StatementDescription, values []
 }
 
 // BeginImport starts an import transaction on one connection of the pool.
-func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
+func (db *DB) BeginImport(ctx context.Context, mode store.ImportMode) (store.ImportTx, error) {
+	if mode == "" {
+		mode = store.ImportKeepDecisions
+	}
+	query, ok := upsertSQL[mode]
+	if !ok {
+		return nil, fmt.Errorf("store: begin import: no import mode %q", mode)
+	}
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
 		return nil, sqlstore.Wrap("begin import", err)
 	}
-	sd, err := tx.Conn().Prepare(ctx, "signals_import", upsertSQL)
+	sd, err := tx.Conn().Prepare(ctx, "signals_import_"+strings.ReplaceAll(string(mode), "-", "_"), query)
 	if err != nil {
 		tx.Rollback(ctx)
 		return nil, sqlstore.Wrap("begin import", err)

@@ -95,7 +95,7 @@ func perSignal(b *testing.B, setup, run func(context.Context, *DB, []model.Signa
 }
 
 func importAll(ctx context.Context, db *DB, signals func(func(model.Signal) bool)) error {
-	tx, err := db.BeginImport(ctx)
+	tx, err := db.BeginImport(ctx, "")
 	if err != nil {
 		return err
 	}

@@ -161,7 +161,7 @@ func TestImportBatches(t *testing.T) {
 	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
 	n := 2*batchRows + 17
-	tx, err := db.BeginImport(ctx)
+	tx, err := db.BeginImport(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestImportBatches(t *testing.T) {
 		t.Errorf("Rollback after Commit = %v, want nil", err)
 	}
 
-	tx, err = db.BeginImport(ctx)
+	tx, err = db.BeginImport(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestImportRejectsNUL(t *testing.T) {
 	t.Parallel()
 	db := open(t, pgtest.FreshSchema(t))
 	ctx := context.Background()
-	tx, err := db.BeginImport(ctx)
+	tx, err := db.BeginImport(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 
 	"signals/internal/model"
@@ -11,12 +12,25 @@ import (
 	"signals/internal/store/sqlstore"
 )
 
-// upsertSignal writes one signal (see sqlstore.UpsertSignals).
-var upsertSignal = sqlstore.UpsertSignals(`VALUES (?` + strings.Repeat(", ?", len(sqlstore.ImportColumns)-1) + `)`)
+// upsertSignal writes one signal in each mode (see sqlstore.UpsertSignals).
+var upsertSignal = func() map[store.ImportMode]string {
+	m := map[store.ImportMode]string{}
+	for _, mode := range store.ImportModes {
+		m[mode] = sqlstore.UpsertSignals(`VALUES (?`+strings.Repeat(", ?", len(sqlstore.ImportColumns)-1)+`)`, mode)
+	}
+	return m
+}()
 
 // BeginImport starts an import transaction on the writer connection: one
 // prepared statement run per signal, with no round trip to pay.
-func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
+func (db *DB) BeginImport(ctx context.Context, mode store.ImportMode) (store.ImportTx, error) {
+	if mode == "" {
+		mode = store.ImportKeepDecisions
+	}
+	query, ok := upsertSignal[mode]
+	if !ok {
+		return nil, fmt.Errorf("store: begin import: no import mode %q", mode)
+	}
 	// A large cache keeps a big import's dirty pages in memory instead of
 	// spilling them to the WAL page by page; Commit and Rollback restore it.
 	if _, err := db.write.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
@@ -26,12 +40,19 @@ func (db *DB) BeginImport(ctx context.Context) (store.ImportTx, error) {
 	if err != nil {
 		return nil, sqlstore.Wrap("begin import", err)
 	}
-	stmt, err := tx.PrepareContext(ctx, upsertSignal)
+	stmt, err := tx.PrepareContext(ctx, query)
 	if err != nil {
 		tx.Rollback()
 		return nil, sqlstore.Wrap("begin import", err)
 	}
-	return &importTx{db: db, tx: tx, stmt: stmt}, nil
+	t := &importTx{db: db, tx: tx, stmt: stmt}
+	if mode == store.ImportOverwrite {
+		if t.forget, err = tx.PrepareContext(ctx, `DELETE FROM signal_decisions WHERE id = ?`); err != nil {
+			tx.Rollback()
+			return nil, sqlstore.Wrap("begin import", err)
+		}
+	}
+	return t, nil
 }
 
 // importTx is an import's transaction, whose prepared statement
@@ -40,6 +61,9 @@ type importTx struct {
 	db   *DB
 	tx   *sql.Tx
 	stmt *sql.Stmt
+	// forget, with ImportOverwrite, forgets the editor's decisions on the
+	// signal it writes.
+	forget *sql.Stmt
 }
 
 // restoreCache returns the writer connection to its usual cache size.
@@ -55,6 +79,11 @@ func (t *importTx) Put(ctx context.Context, s model.Signal, f model.Folded) erro
 	var observedNS, observedDigits any
 	if s.ObservedAt != nil {
 		observedNS, observedDigits = s.ObservedAt.NS, s.ObservedAt.Digits
+	}
+	if t.forget != nil {
+		if _, err := t.forget.ExecContext(ctx, s.ID); err != nil {
+			return sqlstore.Wrap("import signal", err)
+		}
 	}
 	_, err := t.stmt.ExecContext(ctx, s.ID, s.Tag, s.Source, s.Language, country,
 		s.AuthorName, s.AuthorHeadline, s.SourceURL, s.Text, model.Chars(s.Text),

@@ -32,11 +32,18 @@ var DecidedFields = []string{"status", "market_only", "tag", "country", "languag
 // so that vectors of the old text are recognised as stale. A taken-down
 // id is not written at all (the trigger signals_taken_down of the
 // migrations skips it).
-func UpsertSignals(rows string) string {
+//
+// With ImportNewOnly a stored signal is left as it is; with
+// ImportOverwrite every field follows the file (the engine forgets the
+// decisions, see ForgetDecisions).
+func UpsertSignals(rows string, mode store.ImportMode) string {
+	if mode == store.ImportNewOnly {
+		return `INSERT INTO signals (` + strings.Join(ImportColumns, ", ") + `) ` + rows + ` ON CONFLICT (id) DO NOTHING`
+	}
 	set := make([]string, len(ImportColumns)-1)
 	for i, c := range ImportColumns[1:] {
 		set[i] = c + " = excluded." + c
-		if slices.Contains(DecidedFields, c) {
+		if slices.Contains(DecidedFields, c) && mode != store.ImportOverwrite {
 			set[i] = c + " = CASE WHEN EXISTS (SELECT 1 FROM signal_decisions d WHERE d.id = signals.id AND d.field = '" +
 				c + "') THEN signals." + c + " ELSE excluded." + c + " END"
 		}

@@ -16,6 +16,7 @@ func runDesk(t *testing.T, open Opener) {
 	t.Run("DeskDecisionsAreLoggedAndKept", func(t *testing.T) { testDeskDecisions(t, open(t)) })
 	t.Run("DeskTakedown", func(t *testing.T) { testDeskTakedown(t, open(t)) })
 	t.Run("DeskQueueAndRoles", func(t *testing.T) { testDeskQueueAndRoles(t, open(t)) })
+	t.Run("ImportModes", func(t *testing.T) { testImportModes(t, open(t)) })
 }
 
 func strp(s string) *string { return &s }
@@ -162,5 +163,43 @@ func testDeskQueueAndRoles(t *testing.T, st store.Store) {
 	}
 	if err := st.SetRole(ctx, 9999, model.RoleEditor); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetRole of no account: %v", err)
+	}
+}
+
+// new-only leaves stored signals as they are; overwrite replaces an
+// editor's decisions and forgets them; no mode writes a taken-down id.
+func testImportModes(t *testing.T, st store.Store) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	Put(t, st, Sig("a", 1), Sig("gone", 2))
+	if _, err := st.Decide(ctx, "a", model.Change{Tag: strp("events")}, model.Operator, "", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.TakeDown(ctx, "gone", model.Operator, "asked", now); err != nil {
+		t.Fatal(err)
+	}
+	text := func(s string) func(*model.Signal) { return func(x *model.Signal) { x.Text = s } }
+	PutMode(t, st, store.ImportNewOnly, Sig("a", 1, text("two")), Sig("b", 3), Sig("gone", 2))
+	got, _ := st.DeskSignal(ctx, "a")
+	if got.Text != "Signal a about AI funding." || got.Tag != "events" {
+		t.Errorf("new-only changed a stored signal: %+v", got)
+	}
+	if _, err := st.DeskSignal(ctx, "b"); err != nil {
+		t.Errorf("new-only did not add a new one: %v", err)
+	}
+	PutMode(t, st, store.ImportOverwrite, Sig("a", 1, text("three")), Sig("gone", 2))
+	if got, _ := st.DeskSignal(ctx, "a"); got.Text != "three" || got.Tag != "funding" {
+		t.Errorf("overwrite: %+v", got)
+	}
+	for _, mode := range store.ImportModes {
+		PutMode(t, st, mode, Sig("gone", 2))
+		if _, err := st.DeskSignal(ctx, "gone"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s brought back a taken-down signal: %v", mode, err)
+		}
+	}
+	// The overwritten decision is forgotten: the file rules again.
+	Put(t, st, Sig("a", 1, func(x *model.Signal) { x.Tag = "job" }))
+	if got, _ := st.DeskSignal(ctx, "a"); got.Tag != "job" {
+		t.Errorf("after overwrite, the default import: %+v", got)
 	}
 }

@@ -196,7 +196,7 @@ func testErrorsNameTheOperation(t *testing.T, st store.Store) {
 		{"count signals", func() error { _, err := st.CountSignals(ctx); return err }},
 		{"read generation", func() error { _, err := st.Generation(ctx); return err }},
 		{"read generations", func() error { _, _, err := st.Generations(ctx); return err }},
-		{"begin import", func() error { _, err := st.BeginImport(ctx); return err }},
+		{"begin import", func() error { _, err := st.BeginImport(ctx, ""); return err }},
 		{"set status", func() error { return st.SetStatus(ctx, "a", model.StatusHidden, nil) }},
 		{"create account", func() error { _, err := st.CreateAccount(ctx, "e@example.com", now); return err }},
 		{"account by email", func() error { _, err := st.AccountByEmail(ctx, "e@example.com"); return err }},

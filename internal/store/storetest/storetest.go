@@ -72,8 +72,14 @@ func Sig(id string, minutes int, opts ...func(*model.Signal)) model.Signal {
 // Put imports signals in one transaction.
 func Put(t testing.TB, st store.Store, signals ...model.Signal) {
 	t.Helper()
+	PutMode(t, st, "", signals...)
+}
+
+// PutMode imports signals in one transaction in an import mode.
+func PutMode(t testing.TB, st store.Store, mode store.ImportMode, signals ...model.Signal) {
+	t.Helper()
 	ctx := context.Background()
-	tx, err := st.BeginImport(ctx)
+	tx, err := st.BeginImport(ctx, mode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +317,7 @@ func testImport(t *testing.T, st store.Store) {
 	if err != nil || s.Text != "replaced text" {
 		t.Fatalf("upsert: got %q, %v", s.Text, err)
 	}
-	tx, err := st.BeginImport(ctx)
+	tx, err := st.BeginImport(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
