@@ -109,7 +109,7 @@ type frame struct{ layout Layout }
 // render writes a page with status, framed in the site's layout.
 func (f frame) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	if c, ok := session.FromContext(r.Context()); ok {
-		v.SignedIn, v.Email = true, c.Account.Email
+		v.SignedIn, v.Email, v.Role = true, c.Account.Email, c.Account.Role
 	}
 	body, err := execute(name, v)
 	if err != nil {

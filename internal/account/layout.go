@@ -17,6 +17,9 @@ type view struct {
 	Title    string
 	SignedIn bool
 	Email    string
+	// Role is the signed-in account's role (model.RoleReader or
+	// RoleEditor).
+	Role string
 	// Notice confirms what the last action did.
 	Notice string
 	// The sign-in form: what was typed, where to go next, what was wrong.

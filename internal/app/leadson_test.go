@@ -211,3 +211,24 @@ func TestSignalPageMarkdownAddress(t *testing.T) {
 		t.Errorf("a hidden signal's Markdown address: %d %s", resp.StatusCode, body)
 	}
 }
+
+// The account page shows the account's role.
+func TestAccountPageShowsTheRole(t *testing.T) {
+	t.Parallel()
+	ta := newTestApp(t)
+	b := newBrowser(ta)
+	b.signIn(t, "ed@example.org", "")
+	if page := b.mustGet(t, "/account"); !strings.Contains(page, "Role: reader.") {
+		t.Errorf("a reader's account page does not say so")
+	}
+	a, err := ta.Store().AccountByEmail(context.Background(), "ed@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ta.Store().SetRole(context.Background(), a.ID, model.RoleEditor); err != nil {
+		t.Fatal(err)
+	}
+	if page := b.mustGet(t, "/account"); !strings.Contains(page, "Role: <strong>editor</strong>") {
+		t.Errorf("an editor's account page does not say so")
+	}
+}
