@@ -46,10 +46,13 @@ func TestOlderBuildRefusesNewerSchema(t *testing.T) {
 		return string(out), err
 	}
 	databases := map[string]string{"sqlite": filepath.Join(t.TempDir(), "signals.db")}
-	if os.Getenv("SIGNALS_TEST_POSTGRES") != "" {
+	switch {
+	case os.Getenv(pgtest.EnvURL) != "":
 		databases["postgresql"] = pgtest.FreshSchema(t)
-	} else {
-		t.Log("SIGNALS_TEST_POSTGRES unset: only SQLite")
+	case os.Getenv("CI") != "":
+		t.Fatal(pgtest.EnvURL + " is not set, and CI requires the PostgreSQL half of this test")
+	default:
+		t.Log(pgtest.EnvURL + " unset: SQLite only")
 	}
 	for engine, db := range databases {
 		t.Run(engine, func(t *testing.T) {

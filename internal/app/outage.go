@@ -83,15 +83,14 @@ func (d *dependency) back() {
 }
 
 // firstFailure reports whether a background job op that failed because of
-// the dependency is the first to do so in this outage, which it logs.
+// the dependency (failed said so) is the first to do so in this outage,
+// which it logs.
 func (d *dependency) firstFailure(op string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.down || d.jobs[op] {
-		return !d.down
-	}
+	first := !d.jobs[op]
 	d.jobs[op] = true
-	return true
+	return first
 }
 
 // isDown reports whether an outage is on.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -183,7 +184,7 @@ func checkValue(flag, v string, allowed []string, aliases map[string]string) err
 	if v == "" || model.IsOneOf(v, allowed) {
 		return nil
 	}
-	f := failure.NotAllowed(flag, v, "must be one of: "+strings.Join(allowed, ", "), allowed, aliases)
+	f, _ := failure.As(model.CheckValues(flag, []string{v}, allowed, aliases))
 	return fmt.Errorf("%w: %s", errUsage, f.Detail)
 }
 
@@ -268,13 +269,7 @@ func decide(ctx context.Context, c *command, id string, change model.Change, rea
 // funding → job".
 func changes(d model.Decision) string {
 	var parts []string
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range d.After {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, k := range slices.Sorted(maps.Keys(d.After)) {
 		parts = append(parts, fmt.Sprintf("%s %v → %v", k, show(d.Before[k]), show(d.After[k])))
 	}
 	return strings.Join(parts, ", ")

@@ -8,6 +8,7 @@ package deploy
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,13 +135,7 @@ func TestEnvFileListsEverySetting(t *testing.T) {
 		}
 	}
 	lines := strings.Split(string(env), "\n")
-	for _, n := range slices.Sorted(func(yield func(string) bool) {
-		for k := range settings {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, n := range slices.Sorted(maps.Keys(settings)) {
 		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, n+"=") })
 		if i < 0 {
 			t.Errorf("deploy/signals.env does not set %s", n)

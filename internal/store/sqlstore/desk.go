@@ -81,10 +81,8 @@ func (q *Queries) editorial(ctx context.Context, tx *sql.Tx, id string) (map[str
 func (q *Queries) Decide(ctx context.Context, id string, c model.Change, editor, reason string, now time.Time) (model.Decision, error) {
 	d := model.Decision{At: now.UTC(), Editor: editor, SignalID: id, Action: model.ActionSet, Reason: reason,
 		Before: map[string]any{}, After: map[string]any{}}
-	if c.Status != nil || c.MarketOnly != nil {
-		if c.Tag == nil && c.Country == nil && c.Language == nil {
-			d.Action = model.ActionSetStatus
-		}
+	if c.Tag == nil && c.Country == nil && c.Language == nil {
+		d.Action = model.ActionSetStatus // the status or market-only flag alone
 	}
 	err := q.inTx(ctx, func(tx *sql.Tx) error {
 		was, err := q.editorial(ctx, tx, id)
