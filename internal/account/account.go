@@ -46,24 +46,13 @@ type Connections interface {
 	AppAsking(ctx context.Context, next string) string
 }
 
-// Layout frames the pages in the site's one layout and navigation, and
-// renders their failures; the website (web.Site) provides it.
-type Layout interface {
-	// WritePrivate writes a personal page with status.
-	WritePrivate(w http.ResponseWriter, r *http.Request, status int, p layout.Page)
-	// PrivateError writes the error page of err, whose status and code
-	// come from its failure code, under the heading title ("" for the
-	// code's title).
-	PrivateError(w http.ResponseWriter, r *http.Request, title string, err error)
-}
-
 // Config is what the pages need.
 type Config struct {
 	BaseURL  string
 	Store    Store
 	Sessions *session.Manager
 	Mail     mail.Sender
-	Layout   Layout
+	Layout   layout.Frame
 	Log      *slog.Logger
 	Now      func() time.Time
 	// DigestHour is the UTC hour at which digests are sent.
@@ -104,7 +93,7 @@ var sections = map[string]string{
 }
 
 // frame renders this package's pages in the site's layout.
-type frame struct{ layout Layout }
+type frame struct{ layout layout.Frame }
 
 // render writes a page with status, framed in the site's layout.
 func (f frame) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"signals/internal/consent"
+	"signals/internal/layout"
 	"signals/internal/session"
 )
 
@@ -23,7 +24,7 @@ type consentView struct {
 type ConsentPages struct{ frame }
 
 // NewConsentPages returns the consent pages, framed by l.
-func NewConsentPages(l Layout) ConsentPages { return ConsentPages{frame{l}} }
+func NewConsentPages(l layout.Frame) ConsentPages { return ConsentPages{frame{l}} }
 
 // Consent shows the OAuth consent page of docs/accounts-and-mail.md. The form may send
 // the browser on to the client's redirect URI, so that URI's origin is the

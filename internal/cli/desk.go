@@ -329,18 +329,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// decisionJSON is one desk log entry as JSON Lines give it.
-type decisionJSON struct {
-	Seq      int64          `json:"seq"`
-	At       string         `json:"at"`
-	Editor   string         `json:"editor"`
-	SignalID string         `json:"signal_id"`
-	Action   string         `json:"action"`
-	Before   map[string]any `json:"before"`
-	After    map[string]any `json:"after"`
-	Reason   string         `json:"reason"`
-}
-
 func decisionLine(d model.Decision) string {
 	what := changes(d)
 	switch d.Action {
@@ -371,9 +359,7 @@ func deskLog(ctx context.Context, args []string, env Env) error {
 		}
 		if *asJSON {
 			for i := len(log) - 1; i >= 0; i-- {
-				d := log[i]
-				if err := writeJSONLine(env.Stdout, decisionJSON{Seq: d.Seq, At: d.At.Format(time.RFC3339Nano), Editor: d.Editor,
-					SignalID: d.SignalID, Action: d.Action, Before: d.Before, After: d.After, Reason: d.Reason}); err != nil {
+				if err := writeJSONLine(env.Stdout, log[i]); err != nil {
 					return err
 				}
 			}

@@ -17,15 +17,17 @@ const Operator = "operator"
 // Decision is one entry of the desk log: who decided what of which signal,
 // when and why. Before and After hold the fields it changed (a takedown's
 // Before holds the whole signal's editorial fields).
+//
+// Its JSON form is one line of the log's export (JSON Lines).
 type Decision struct {
-	Seq      int64
-	At       time.Time
-	Editor   string
-	SignalID string
-	Action   string
-	Before   map[string]any
-	After    map[string]any
-	Reason   string
+	Seq      int64          `json:"seq"`
+	At       time.Time      `json:"at"`
+	Editor   string         `json:"editor"`
+	SignalID string         `json:"signal_id"`
+	Action   string         `json:"action"`
+	Before   map[string]any `json:"before"`
+	After    map[string]any `json:"after"`
+	Reason   string         `json:"reason"`
 }
 
 // Change is what an editor changes of one signal; nil fields stay.
@@ -46,10 +48,11 @@ func (c Change) Empty() bool {
 // DeskQuery selects signals for the desk, whatever their status: those
 // with Status (any when ""), Tag, Source, Language when set, and Words in
 // their text, author or headline; pending ones oldest first, others newest
-// first.
+// first. Text is cut to TextChars code points (0: the list snippet's
+// length).
 type DeskQuery struct {
 	Status, Tag, Source, Language, Words string
-	Limit                                int
+	Limit, TextChars                     int
 }
 
 // LogQuery selects desk log entries: of one signal, of one editor, newest

@@ -15,8 +15,13 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
+
+	"signals/internal/model"
+	"signals/internal/store"
 )
 
 // Limits of one search, from the service contract.
@@ -95,3 +100,28 @@ func Cosine(a, b []float32) float64 {
 // Logistic is 1/(1+e^-x), the link of the scorers' calibrations from a score
 // to relevance.
 func Logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// Near is a stored signal and the cosine of its vector to another's.
+type Near struct {
+	Signal model.Signal
+	Cosine float64
+}
+
+// Nearest returns up to n of cands whose stored vectors have a cosine of
+// at least least with v, nearest first, in the candidates' order among
+// equals; the signal with id except (the one v stands for) and candidates
+// without a vector are left out. No query is embedded and nothing is
+// counted: it reads the vectors that semantic search stores.
+func Nearest(v []float32, cands []store.Candidate, except string, least float64, n int) []Near {
+	var near []Near
+	for _, c := range cands {
+		if c.Signal.ID == except || c.Vector == nil {
+			continue
+		}
+		if cos := Cosine(v, c.Vector); cos >= least {
+			near = append(near, Near{c.Signal, cos})
+		}
+	}
+	slices.SortStableFunc(near, func(a, b Near) int { return cmp.Compare(b.Cosine, a.Cosine) })
+	return near[:min(len(near), n)]
+}

@@ -68,7 +68,16 @@ type Manager struct {
 // Current is who a request is signed in as.
 type Current struct {
 	Account model.Account
-	hash    []byte
+	// SignedInAt is when this session began: when its link was confirmed.
+	// Renewal moves the session's expiry, never this.
+	SignedInAt time.Time
+	hash       []byte
+}
+
+// Fresh reports whether the session began within maxAge of now: actions
+// that need a recent sign-in (step-up) ask for a new one otherwise.
+func (c Current) Fresh(now time.Time, maxAge time.Duration) bool {
+	return now.Sub(c.SignedInAt) < maxAge
 }
 
 type currentKey struct{}
@@ -159,7 +168,7 @@ func (m *Manager) find(w http.ResponseWriter, r *http.Request) (*Current, error)
 			m.setCookie(w, token, Lifetime)
 		}
 	}
-	return &Current{Account: acct, hash: hash}, nil
+	return &Current{Account: acct, SignedInAt: s.CreatedAt, hash: hash}, nil
 }
 
 // token returns the request's well-formed session token, or "".
@@ -192,20 +201,55 @@ func Require(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		back := r.URL.Path
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			back = "" // a form cannot be replayed by a redirect
-		}
-		target := SignInPath
-		if q := r.URL.RawQuery; back != "" && q != "" {
-			back += "?" + q
-		}
-		if back != "" {
-			target += "?" + url.Values{"next": {back}}.Encode()
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		http.Redirect(w, r, target, http.StatusSeeOther)
+		SignIn(w, r, "")
 	})
+}
+
+// NoticeSignInAgain is the sign-in page's notice for a person whose
+// sign-in is too old for what they asked (step-up).
+const NoticeSignInAgain = "sign-in-again"
+
+// RequireFresh lets through only requests signed in within maxAge of now
+// (after Load): step-up for actions that must not ride on an old session.
+// Others are sent to sign in (again), and come back here afterwards.
+func RequireFresh(maxAge time.Duration, now func() time.Time, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, ok := FromContext(r.Context())
+		switch {
+		case !ok:
+			SignIn(w, r, "")
+		case !c.Fresh(now(), maxAge):
+			SignIn(w, r, NoticeSignInAgain)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// SignIn answers with a redirect (303) to the sign-in page, whose notice
+// is notice ("" for none) and which leads back to this page after: a GET's
+// address, never a form's, which a redirect cannot replay.
+func SignIn(w http.ResponseWriter, r *http.Request, notice string) {
+	back := r.URL.Path
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		back = ""
+	}
+	if q := r.URL.RawQuery; back != "" && q != "" {
+		back += "?" + q
+	}
+	v := url.Values{}
+	if back != "" {
+		v.Set("next", back)
+	}
+	if notice != "" {
+		v.Set("notice", notice)
+	}
+	target := SignInPath
+	if len(v) > 0 {
+		target += "?" + v.Encode()
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, target, http.StatusSeeOther)
 }
 
 // Ended returns ctx without its session, for the answer to a request that

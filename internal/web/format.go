@@ -42,23 +42,6 @@ func publishedISO(t model.Time, precision string) string {
 	return u.Format(time.RFC3339)
 }
 
-// pageText drops from untrusted text what an HTML page cannot hold: C0
-// and C1 control characters other than tab and line feed, and Unicode
-// noncharacters (HTML §13.2.5, "control-character-in-input-stream").
-// Feeds and Markdown drop the same characters in their own escaping.
-func pageText(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n':
-			return r
-		case r < ' ' || r >= 0x7f && r < 0xa0,
-			r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe:
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // markdownSpecial are the ASCII characters that can start or end Markdown
 // (or GFM) syntax inline: escaping each of them with a backslash leaves
 // the text as it was, without links, images, emphasis, HTML, autolinks or

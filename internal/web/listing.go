@@ -15,6 +15,7 @@ import (
 	"signals/internal/failure"
 	"signals/internal/feed"
 	"signals/internal/label"
+	"signals/internal/layout"
 	"signals/internal/model"
 	"signals/internal/reads"
 	"signals/internal/session"
@@ -516,7 +517,7 @@ func newFormView(q model.ListQuery, countries []string) *formView {
 
 // signalView is one signal as a page shows it; html/template escapes every
 // field, so nothing a signal says becomes markup, and newSignalView has
-// dropped the characters a page cannot hold (pageText). The template
+// dropped the characters a page cannot hold (layout.Text). The template
 // isolates each field a signal supplies (dir="auto", <bdi>), so that bidi
 // controls in it cannot reorder the page around it.
 type signalView struct {
@@ -539,9 +540,9 @@ func newSignalView(s model.Signal) signalView {
 		LanguageLabel: label.Language(s.Language),
 		Published:     publishedLabel(s.PublishedAt, s.PublishedAtPrecision),
 		PublishedISO:  publishedISO(s.PublishedAt, s.PublishedAtPrecision),
-		Snippet:       pageText(model.Cut(s.Text, model.ListSnippetChars)),
+		Snippet:       layout.Text(model.Cut(s.Text, model.ListSnippetChars)),
 		Cut:           s.TextChars > model.ListSnippetChars,
-		AuthorName:    pageText(s.AuthorName), AuthorHeadline: pageText(s.AuthorHeadline),
+		AuthorName:    layout.Text(s.AuthorName), AuthorHeadline: layout.Text(s.AuthorHeadline),
 		SourceURL: model.SafeURL(s.SourceURL), Href: SignalPath(s.ID),
 	}
 	if s.Country != "" {

@@ -9,6 +9,7 @@ import (
 
 	"signals/internal/failure"
 	"signals/internal/label"
+	"signals/internal/layout"
 	"signals/internal/model"
 )
 
@@ -331,7 +332,7 @@ const maxQuoted = 60
 // quote quotes a value someone gave, cut to maxQuoted characters, with the
 // characters a page cannot hold dropped.
 func quote(s string) string {
-	s = pageText(s)
+	s = layout.Text(s)
 	if r := []rune(s); len(r) > maxQuoted {
 		s = string(r[:maxQuoted]) + "…"
 	}

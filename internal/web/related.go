@@ -1,11 +1,10 @@
 package web
 
 import (
-	"cmp"
 	"context"
-	"slices"
 
 	"signals/internal/label"
+	"signals/internal/layout"
 	"signals/internal/model"
 	"signals/internal/search"
 )
@@ -58,30 +57,16 @@ func (s *Site) related(ctx context.Context, sig model.Signal, back string) ([]re
 	if err != nil {
 		return nil, "", err
 	}
-	type scored struct {
-		sig    model.Signal
-		cosine float64
-	}
-	var near []scored
-	for _, c := range cands {
-		if c.Signal.ID == sig.ID || c.Vector == nil {
-			continue
-		}
-		if cos := search.Cosine(own, c.Vector); cos >= s.cfg.RelatedCosine {
-			near = append(near, scored{c.Signal, cos})
-		}
-	}
-	// Candidates come newest first; a stable sort keeps that among equals.
-	slices.SortStableFunc(near, func(a, b scored) int { return cmp.Compare(b.cosine, a.cosine) })
+	near := search.Nearest(own, cands, sig.ID, s.cfg.RelatedCosine, maxRelated)
 	if len(near) == 0 {
 		return nil, relatedNoneClose, nil
 	}
 	out := make([]relatedView, 0, maxRelated)
-	for _, n := range near[:min(len(near), maxRelated)] {
-		heading, _ := signalHeading(n.sig)
-		out = append(out, relatedView{Heading: heading, Href: withFrom(SignalPath(n.sig.ID), back),
-			TagLabel: label.Tag(n.sig.Tag), Published: publishedLabel(n.sig.PublishedAt, n.sig.PublishedAtPrecision),
-			AuthorName: pageText(n.sig.AuthorName)})
+	for _, n := range near {
+		heading, _ := signalHeading(n.Signal)
+		out = append(out, relatedView{Heading: heading, Href: withFrom(SignalPath(n.Signal.ID), back),
+			TagLabel: label.Tag(n.Signal.Tag), Published: publishedLabel(n.Signal.PublishedAt, n.Signal.PublishedAtPrecision),
+			AuthorName: layout.Text(n.Signal.AuthorName)})
 	}
 	return out, "", nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"signals/internal/failure"
 	"signals/internal/label"
+	"signals/internal/layout"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/reads"
@@ -145,7 +146,7 @@ func (f searchForm) check() (*invalid, search.Request) {
 	bad := func(name, message, clear string) (*invalid, search.Request) {
 		return &invalid{Message: message, Clear: f.without(name), ClearLabel: clear}, search.Request{}
 	}
-	quote := func(s string) string { return "“" + pageText(s) + "”" }
+	quote := func(s string) string { return "“" + layout.Text(s) + "”" }
 	names := func(values []string, name func(string) string) string {
 		out := make([]string, len(values))
 		for i, v := range values {
@@ -386,7 +387,7 @@ func (f searchForm) within() string {
 	if f.observedAfter != "" {
 		parts = append(parts, "collected after "+f.observedAfter)
 	}
-	return pageText(strings.Join(parts, "; "))
+	return layout.Text(strings.Join(parts, "; "))
 }
 
 // searchesLeft says how many searches acct has left today.
@@ -428,7 +429,7 @@ func newSearchResultView(res search.Result) searchResultView {
 	for _, m := range res.Matches {
 		mv := matchView{signalView: newSignalView(m.Signal), Relevance: strconv.FormatFloat(m.Relevance, 'f', 2, 64)}
 		// A match shows the API's snippet of a match.
-		mv.Snippet = pageText(model.Cut(m.Signal.Text, model.MatchSnippetChars))
+		mv.Snippet = layout.Text(model.Cut(m.Signal.Text, model.MatchSnippetChars))
 		mv.Cut = m.Signal.TextChars > model.MatchSnippetChars
 		for _, why := range m.Why {
 			mv.Reasons = append(mv.Reasons, reasonInWords(why))
@@ -449,9 +450,9 @@ func reasonInWords(why string) string {
 		return "country " + label.Country(c)
 	}
 	if asked, found, ok := strings.Cut(why, "≈"); ok {
-		return "“" + pageText(asked) + "”, as “" + pageText(found) + "”"
+		return "“" + layout.Text(asked) + "”, as “" + layout.Text(found) + "”"
 	}
-	return "“" + pageText(why) + "”"
+	return "“" + layout.Text(why) + "”"
 }
 
 // durationInWords says a wait in hours and minutes ("3 hours 12 minutes"),

@@ -12,6 +12,7 @@ import (
 
 	"signals/internal/failure"
 	"signals/internal/label"
+	"signals/internal/layout"
 	"signals/internal/model"
 	"signals/internal/reads"
 	"signals/internal/session"
@@ -97,7 +98,7 @@ func (s *Site) signalPage(w http.ResponseWriter, r *http.Request) {
 	var rest int
 	v.Heading, rest = signalHeading(sig)
 	snippet := model.Cut(sig.Text, model.ListSnippetChars)
-	v.Body = pageText(strings.TrimLeftFunc(snippet[min(rest, len(snippet)):], unicode.IsSpace))
+	v.Body = layout.Text(strings.TrimLeftFunc(snippet[min(rest, len(snippet)):], unicode.IsSpace))
 	if sig.ObservedAt != nil {
 		v.Observed = label.Time(sig.ObservedAt.Time())
 	}
@@ -180,10 +181,10 @@ func sentenceEnd(text string) int {
 }
 
 // oneLine folds whitespace to single spaces and drops what a heading
-// cannot hold: control characters (pageText) and bidi controls, which
+// cannot hold: control characters (layout.Text) and bidi controls, which
 // would reorder what follows it.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(pageText(s)), " ")
+	s = strings.Join(strings.Fields(layout.Text(s)), " ")
 	return strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Bidi_Control, r) {
 			return -1

@@ -25,81 +25,78 @@ import (
 // htmx; off, they are plain forms. The console must stay free of errors
 // and CSP violations throughout.
 func TestAccountInChromium(t *testing.T) {
-	for _, javascript := range []bool{true, false} {
-		name := map[bool]string{true: "javascript", false: "no-javascript"}[javascript]
-		t.Run(name, func(t *testing.T) {
-			axe, err := os.ReadFile(filepath.Join("node_modules", "axe-core", "axe.min.js"))
-			need(t, "axe-core (run npm ci in test/browser)", err)
-			s := startSite(t)
-			b := newBrowser(t, javascript)
-			email := "reader-" + name + "@example.com"
+	eachWay(t, func(t *testing.T, javascript bool) {
+		name := wayName(javascript)
+		axe := axeScript(t)
+		s := startSite(t)
+		b := newBrowser(t, javascript)
+		email := "reader-" + name + "@example.com"
 
-			b.run("open /sign-in", chromedp.Navigate(s.url+"/sign-in"), chromedp.WaitVisible(`#email`, chromedp.ByQuery))
-			b.wantNav("Sign in")
-			b.run("ask for a link", chromedp.SendKeys(`#email`, email, chromedp.ByQuery),
-				chromedp.Click(`form[action="/sign-in"] button[type="submit"]`, chromedp.ByQuery, chromedp.NodeVisible))
-			b.waitFor("check your email", `document.querySelector('main h1').textContent === 'Check your email'`)
+		b.run("open /sign-in", chromedp.Navigate(s.url+"/sign-in"), chromedp.WaitVisible(`#email`, chromedp.ByQuery))
+		b.wantNav("Sign in")
+		b.run("ask for a link", chromedp.SendKeys(`#email`, email, chromedp.ByQuery),
+			chromedp.Click(`form[action="/sign-in"] button[type="submit"]`, chromedp.ByQuery, chromedp.NodeVisible))
+		b.waitFor("check your email", `document.querySelector('main h1').textContent === 'Check your email'`)
 
-			link := s.signInLink(t, email)
-			b.run("open the link", chromedp.Navigate(link), chromedp.WaitVisible(`form[action="/sign-in/confirm"] button`, chromedp.ByQuery))
-			b.run("confirm", chromedp.Click(`form[action="/sign-in/confirm"] button[type="submit"]`, chromedp.ByQuery))
-			b.waitFor("the account", `location.pathname === '/account' && document.querySelector('main h1').textContent === 'Your account'`)
-			b.wantNav("Account")
-			if javascript { // axe-core runs as a page script
-				b.audit(axe, "/account")
-			}
-			if javascript {
-				// A full page load would forget this: it shows that the
-				// forms below went through htmx.
-				b.eval(`window.__sameDocument = true`, nil)
-			}
+		link := s.signInLink(t, email)
+		b.run("open the link", chromedp.Navigate(link), chromedp.WaitVisible(`form[action="/sign-in/confirm"] button`, chromedp.ByQuery))
+		b.run("confirm", chromedp.Click(`form[action="/sign-in/confirm"] button[type="submit"]`, chromedp.ByQuery))
+		b.waitFor("the account", `location.pathname === '/account' && document.querySelector('main h1').textContent === 'Your account'`)
+		b.wantNav("Account")
+		if javascript { // axe-core runs as a page script
+			b.audit(axe, "/account")
+		}
+		if javascript {
+			// A full page load would forget this: it shows that the
+			// forms below went through htmx.
+			b.eval(`window.__sameDocument = true`, nil)
+		}
 
-			b.run("create a key", chromedp.SendKeys(`#key-name`, "browser key", chromedp.ByQuery),
-				chromedp.Click(`form[action="/account/keys"] button[type="submit"]`, chromedp.ByQuery))
-			b.waitFor("the new key", `document.querySelector('#new-key') !== null`)
-			var key string
-			b.eval(`document.querySelector('#new-key').textContent.trim()`, &key)
-			if !regexp.MustCompile(`^sig_[0-9A-Za-z]{38}$`).MatchString(key) {
-				t.Fatalf("the page shows %q as the new key", key)
-			}
-			if javascript {
-				b.audit(axe, "the new key")
-			}
-			b.fitsAPhone(axe, javascript)
-			var stored string
-			b.eval(`JSON.stringify(window.localStorage) + JSON.stringify(window.sessionStorage)`, &stored)
-			if strings.Contains(stored, key) {
-				t.Error("the browser keeps the key in its storage")
-			}
-			if got := apiStatus(t, s.url, key); got != http.StatusOK {
-				t.Fatalf("GET /api/v1/signals with the new key: %d, want 200", got)
-			}
+		b.run("create a key", chromedp.SendKeys(`#key-name`, "browser key", chromedp.ByQuery),
+			chromedp.Click(`form[action="/account/keys"] button[type="submit"]`, chromedp.ByQuery))
+		b.waitFor("the new key", `document.querySelector('#new-key') !== null`)
+		var key string
+		b.eval(`document.querySelector('#new-key').textContent.trim()`, &key)
+		if !regexp.MustCompile(`^sig_[0-9A-Za-z]{38}$`).MatchString(key) {
+			t.Fatalf("the page shows %q as the new key", key)
+		}
+		if javascript {
+			b.audit(axe, "the new key")
+		}
+		b.fitsAPhone(axe, javascript)
+		var stored string
+		b.eval(`JSON.stringify(window.localStorage) + JSON.stringify(window.sessionStorage)`, &stored)
+		if strings.Contains(stored, key) {
+			t.Error("the browser keeps the key in its storage")
+		}
+		if got := apiStatus(t, s.url+"/api/v1/signals?page_size=1", key); got != http.StatusOK {
+			t.Fatalf("GET /api/v1/signals with the new key: %d, want 200", got)
+		}
 
-			// Revoking asks first, on a page of its own.
-			b.run("revoke", chromedp.Click(`//a[starts-with(normalize-space(.), "Revoke…")][.//bdi[.="browser key"]]`, chromedp.BySearch, chromedp.NodeVisible))
-			b.waitFor("the confirmation", `/^\/account\/keys\/[^/]+\/revoke$/.test(location.pathname) &&
+		// Revoking asks first, on a page of its own.
+		b.run("revoke", chromedp.Click(`//a[starts-with(normalize-space(.), "Revoke…")][.//bdi[.="browser key"]]`, chromedp.BySearch, chromedp.NodeVisible))
+		b.waitFor("the confirmation", `/^\/account\/keys\/[^/]+\/revoke$/.test(location.pathname) &&
 				document.querySelector('main h1').textContent.includes('browser key')`)
-			b.run("confirm the revocation", chromedp.Click(`form[action$="/revoke"] button[type="submit"]`, chromedp.ByQuery, chromedp.NodeVisible))
-			b.waitFor("revoked", `location.pathname === '/account' && document.querySelector('.notice') !== null &&
+		b.run("confirm the revocation", chromedp.Click(`form[action$="/revoke"] button[type="submit"]`, chromedp.ByQuery, chromedp.NodeVisible))
+		b.waitFor("revoked", `location.pathname === '/account' && document.querySelector('.notice') !== null &&
 				document.querySelector('.notice').textContent.startsWith('The key is revoked')`)
-			var shownAgain bool
-			b.eval(`document.body.textContent.includes(`+jsString(key)+`)`, &shownAgain)
-			if shownAgain {
-				t.Error("the key is shown again after the page that created it")
+		var shownAgain bool
+		b.eval(`document.body.textContent.includes(`+jsString(key)+`)`, &shownAgain)
+		if shownAgain {
+			t.Error("the key is shown again after the page that created it")
+		}
+		if got := apiStatus(t, s.url+"/api/v1/signals?page_size=1", key); got != http.StatusUnauthorized {
+			t.Errorf("GET /api/v1/signals with the revoked key: %d, want 401", got)
+		}
+		if javascript {
+			var same bool
+			b.eval(`window.__sameDocument === true`, &same)
+			if !same {
+				t.Error("a form reloaded the page: htmx did not handle it")
 			}
-			if got := apiStatus(t, s.url, key); got != http.StatusUnauthorized {
-				t.Errorf("GET /api/v1/signals with the revoked key: %d, want 401", got)
-			}
-			if javascript {
-				var same bool
-				b.eval(`window.__sameDocument === true`, &same)
-				if !same {
-					t.Error("a form reloaded the page: htmx did not handle it")
-				}
-			}
-			b.checkClean()
-		})
-	}
+		}
+		b.checkClean()
+	})
 }
 
 // fitsAPhone checks the account page on a 360 px screen: axe-core finds no
@@ -191,11 +188,10 @@ func (s *site) signInLink(t *testing.T, email string) string {
 	}
 }
 
-// apiStatus calls GET /api/v1/signals over HTTP with key and returns the
-// status.
-func apiStatus(t *testing.T, base, key string) int {
+// apiStatus calls GET address over HTTP with key and returns the status.
+func apiStatus(t *testing.T, address, key string) int {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, base+"/api/v1/signals?page_size=1", nil)
+	req, err := http.NewRequest(http.MethodGet, address, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,30 @@ import (
 
 // required reports whether a missing tool fails the test instead of
 // skipping it.
+// eachWay runs test twice, with JavaScript on ("javascript") and off
+// ("no-javascript"): every page must work either way.
+func eachWay(t *testing.T, test func(t *testing.T, javascript bool)) {
+	for _, javascript := range []bool{true, false} {
+		t.Run(wayName(javascript), func(t *testing.T) { test(t, javascript) })
+	}
+}
+
+func wayName(javascript bool) string {
+	if javascript {
+		return "javascript"
+	}
+	return "no-javascript"
+}
+
+// axeScript is axe-core, from test/browser's npm packages, which audit
+// runs as a page script.
+func axeScript(t *testing.T) []byte {
+	t.Helper()
+	axe, err := os.ReadFile(filepath.Join("node_modules", "axe-core", "axe.min.js"))
+	need(t, "axe-core (run npm ci in test/browser)", err)
+	return axe
+}
+
 func required() bool { return os.Getenv("CI") == "true" }
 
 func need(t *testing.T, what string, err error) {
@@ -71,6 +95,7 @@ func TestEmbeddedHTMXIsThePinnedPackage(t *testing.T) {
 type site struct {
 	url    string
 	outbox string
+	app    *app.App
 }
 
 func startSite(t *testing.T) *site {
@@ -100,7 +125,7 @@ func startSite(t *testing.T) *site {
 	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	return &site{url: base, outbox: outbox}
+	return &site{url: base, outbox: outbox, app: a}
 }
 
 // browser is one Chromium tab that records console errors, exceptions and
@@ -233,65 +258,63 @@ func (b *browser) checkClean() {
 }
 
 func TestWebsiteInChromium(t *testing.T) {
-	for _, javascript := range []bool{true, false} {
-		name := map[bool]string{true: "javascript", false: "no-javascript"}[javascript]
-		t.Run(name, func(t *testing.T) {
-			s := startSite(t)
-			b := newBrowser(t, javascript)
-			b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`main h1`))
-			var title string
-			b.eval(`document.querySelector('main h1').textContent`, &title)
-			if title != "Public feed" {
-				t.Fatalf("h1 = %q", title)
+	eachWay(t, func(t *testing.T, javascript bool) {
+		name := wayName(javascript)
+		s := startSite(t)
+		b := newBrowser(t, javascript)
+		b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`main h1`))
+		var title string
+		b.eval(`document.querySelector('main h1').textContent`, &title)
+		if title != "Public feed" {
+			t.Fatalf("h1 = %q", title)
+		}
+		if javascript {
+			var loaded bool
+			b.eval(`typeof htmx === 'object' && htmx.version.startsWith('2.')`, &loaded)
+			if !loaded {
+				t.Fatal("htmx did not load")
 			}
-			if javascript {
-				var loaded bool
-				b.eval(`typeof htmx === 'object' && htmx.version.startsWith('2.')`, &loaded)
-				if !loaded {
-					t.Fatal("htmx did not load")
-				}
-				// A full page load would forget this: it shows that the
-				// navigations below went through htmx.
-				b.eval(`window.__sameDocument = true`, nil)
-			}
-			screenshot(t, b, "home-"+name)
+			// A full page load would forget this: it shows that the
+			// navigations below went through htmx.
+			b.eval(`window.__sameDocument = true`, nil)
+		}
+		screenshot(t, b, "home-"+name)
 
-			// Choose a filter in the form: with JavaScript the chip alone
-			// submits it; without, the Filter button does. Empty fields
-			// stay out of the address either way.
-			choose := []chromedp.Action{chromedp.Click(`label.chip:has(input[value="funding"])`, chromedp.NodeVisible)}
-			if !javascript {
-				choose = append(choose, chromedp.Click(`form.filters button[type="submit"]`, chromedp.NodeVisible))
-			}
-			b.run("choose Funding", choose...)
-			b.waitFor("filtered page", `location.search === '?tags=funding' && document.querySelector('.status').textContent.startsWith('Signals 1–20')`)
-			b.allTags("Funding")
+		// Choose a filter in the form: with JavaScript the chip alone
+		// submits it; without, the Filter button does. Empty fields
+		// stay out of the address either way.
+		choose := []chromedp.Action{chromedp.Click(`label.chip:has(input[value="funding"])`, chromedp.NodeVisible)}
+		if !javascript {
+			choose = append(choose, chromedp.Click(`form.filters button[type="submit"]`, chromedp.NodeVisible))
+		}
+		b.run("choose Funding", choose...)
+		b.waitFor("filtered page", `location.search === '?tags=funding' && document.querySelector('.status').textContent.startsWith('Signals 1–20')`)
+		b.allTags("Funding")
 
-			// Follow the next page.
-			b.run("next page", chromedp.Click(`a[rel="next"]`, chromedp.NodeVisible))
-			b.waitFor("page 2", `location.search.includes('page=2') && document.querySelector('.pager .current').textContent === 'Page 2'`)
-			b.allTags("Funding")
-			var first string
-			b.eval(`document.querySelector('.status').textContent`, &first)
-			if !strings.HasPrefix(first, "Signals 21–") {
-				t.Errorf("page 2 says %q", first)
-			}
+		// Follow the next page.
+		b.run("next page", chromedp.Click(`a[rel="next"]`, chromedp.NodeVisible))
+		b.waitFor("page 2", `location.search.includes('page=2') && document.querySelector('.pager .current').textContent === 'Page 2'`)
+		b.allTags("Funding")
+		var first string
+		b.eval(`document.querySelector('.status').textContent`, &first)
+		if !strings.HasPrefix(first, "Signals 21–") {
+			t.Errorf("page 2 says %q", first)
+		}
 
-			// Open an article.
-			b.run("articles", chromedp.Click(`nav.site-nav a[href="/articles"]`, chromedp.NodeVisible))
-			b.waitFor("article list", `location.pathname === '/articles' && document.querySelector('.card a') !== null`)
-			b.run("open article", chromedp.Click(`.card a[href="/articles/how-we-review"]`, chromedp.NodeVisible))
-			b.waitFor("article", `location.pathname === '/articles/how-we-review' && document.querySelector('main h1').textContent === 'How a signal gets on the feed'`)
-			if javascript {
-				var same bool
-				b.eval(`window.__sameDocument === true`, &same)
-				if !same {
-					t.Error("a navigation reloaded the page: htmx did not handle it")
-				}
+		// Open an article.
+		b.run("articles", chromedp.Click(`nav.site-nav a[href="/articles"]`, chromedp.NodeVisible))
+		b.waitFor("article list", `location.pathname === '/articles' && document.querySelector('.card a') !== null`)
+		b.run("open article", chromedp.Click(`.card a[href="/articles/how-we-review"]`, chromedp.NodeVisible))
+		b.waitFor("article", `location.pathname === '/articles/how-we-review' && document.querySelector('main h1').textContent === 'How a signal gets on the feed'`)
+		if javascript {
+			var same bool
+			b.eval(`window.__sameDocument === true`, &same)
+			if !same {
+				t.Error("a navigation reloaded the page: htmx did not handle it")
 			}
-			b.checkClean()
-		})
-	}
+		}
+		b.checkClean()
+	})
 }
 
 // allTags checks that every signal on the page has the tag label.
@@ -339,8 +362,7 @@ var screenshots = map[string]string{"/developers/api": "developers-api"}
 // and dark themes, and fails on any serious or critical violation; it also
 // checks that nothing overflows a 360 px wide screen.
 func TestAccessibility(t *testing.T) {
-	axe, err := os.ReadFile(filepath.Join("node_modules", "axe-core", "axe.min.js"))
-	need(t, "axe-core (run npm ci in test/browser)", err)
+	axe := axeScript(t)
 	s := startSite(t)
 	b := newBrowser(t, true)
 	pages := []string{"/", "/?tags=funding&country=france", "/hubs", "/hubs/funding", "/articles",

@@ -56,7 +56,7 @@ func TestLayout(t *testing.T) {
 	var key string
 	b.eval(`document.querySelector('#new-key').textContent.trim()`, &key)
 	for range 3 {
-		if got := apiStatus(t, s.url, key); got != http.StatusOK {
+		if got := apiStatus(t, s.url+"/api/v1/signals?page_size=1", key); got != http.StatusOK {
 			t.Fatalf("GET /api/v1/signals with the new key: %d", got)
 		}
 	}

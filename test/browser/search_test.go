@@ -2,8 +2,6 @@ package browser
 
 import (
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,72 +23,69 @@ const (
 // matches' relevance and reasons and the searches left today; the repeated
 // one is a cache hit that leaves the count as it was.
 func TestSearchInChromium(t *testing.T) {
-	for _, javascript := range []bool{true, false} {
-		name := map[bool]string{true: "javascript", false: "no-javascript"}[javascript]
-		t.Run(name, func(t *testing.T) {
-			axe, err := os.ReadFile(filepath.Join("node_modules", "axe-core", "axe.min.js"))
-			need(t, "axe-core (run npm ci in test/browser)", err)
-			s := startSite(t)
-			b := newBrowser(t, javascript)
+	eachWay(t, func(t *testing.T, javascript bool) {
+		name := wayName(javascript)
+		axe := axeScript(t)
+		s := startSite(t)
+		b := newBrowser(t, javascript)
 
-			// Signed out, the box leads to what the search does and a
-			// sign-in link that comes back to the query.
-			b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#s-box`, chromedp.ByQuery))
-			b.run("search signed out", chromedp.SendKeys(`#s-box`, firstQuery, chromedp.ByQuery),
-				chromedp.Click(`.search-box button[type="submit"]`, chromedp.ByQuery))
-			b.waitFor("the sign-in offer", `location.pathname === '/search' && document.querySelector('.search-sign-in a') !== null`)
-			var next string
-			b.eval(`new URL(document.querySelector('.search-sign-in a').href).searchParams.get('next')`, &next)
-			if want := "/search?query=" + url.QueryEscape(firstQuery); next != want {
-				t.Errorf("the sign-in link returns to %q, want %q", next, want)
-			}
-			b.signIn(s, "searcher-"+name+"@example.com")
+		// Signed out, the box leads to what the search does and a
+		// sign-in link that comes back to the query.
+		b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#s-box`, chromedp.ByQuery))
+		b.run("search signed out", chromedp.SendKeys(`#s-box`, firstQuery, chromedp.ByQuery),
+			chromedp.Click(`.search-box button[type="submit"]`, chromedp.ByQuery))
+		b.waitFor("the sign-in offer", `location.pathname === '/search' && document.querySelector('.search-sign-in a') !== null`)
+		var next string
+		b.eval(`new URL(document.querySelector('.search-sign-in a').href).searchParams.get('next')`, &next)
+		if want := "/search?query=" + url.QueryEscape(firstQuery); next != want {
+			t.Errorf("the sign-in link returns to %q, want %q", next, want)
+		}
+		b.signIn(s, "searcher-"+name+"@example.com")
 
-			b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#s-box`, chromedp.ByQuery))
-			if javascript {
-				b.eval(`window.__sameDocument = true`, nil) // a full load forgets it
-			}
-			b.run("search from the feed", chromedp.SendKeys(`#s-box`, firstQuery, chromedp.ByQuery),
-				chromedp.Click(`.search-box button[type="submit"]`, chromedp.ByQuery))
-			b.wantAnswer(firstQuery, "9 searches left today", false)
+		b.run("open /", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#s-box`, chromedp.ByQuery))
+		if javascript {
+			b.eval(`window.__sameDocument = true`, nil) // a full load forgets it
+		}
+		b.run("search from the feed", chromedp.SendKeys(`#s-box`, firstQuery, chromedp.ByQuery),
+			chromedp.Click(`.search-box button[type="submit"]`, chromedp.ByQuery))
+		b.wantAnswer(firstQuery, "9 searches left today", false)
 
-			b.eval(`document.querySelector('#s-query').value = ''`, nil)
-			b.run("search again", chromedp.SendKeys(`#s-query`, secondQuery, chromedp.ByQuery),
-				chromedp.Click(`.search-form button[type="submit"]`, chromedp.ByQuery))
-			b.wantAnswer(secondQuery, "8 searches left today", false)
-			if javascript {
-				b.audit(axe, "/search")
-				screenshot(t, b, "search-1280")
-			}
+		b.eval(`document.querySelector('#s-query').value = ''`, nil)
+		b.run("search again", chromedp.SendKeys(`#s-query`, secondQuery, chromedp.ByQuery),
+			chromedp.Click(`.search-form button[type="submit"]`, chromedp.ByQuery))
+		b.wantAnswer(secondQuery, "8 searches left today", false)
+		if javascript {
+			b.audit(axe, "/search")
+			screenshot(t, b, "search-1280")
+		}
 
-			b.eval(`document.querySelector('#s-query').value = ''`, nil)
-			b.run("repeat the first", chromedp.SendKeys(`#s-query`, firstQuery, chromedp.ByQuery),
-				chromedp.Click(`.search-form button[type="submit"]`, chromedp.ByQuery))
-			b.wantAnswer(firstQuery, "8 searches left today", true)
-			if javascript {
-				var same bool
-				b.eval(`window.__sameDocument === true`, &same)
-				if !same {
-					t.Error("a search reloaded the page: htmx did not swap it in")
-				}
+		b.eval(`document.querySelector('#s-query').value = ''`, nil)
+		b.run("repeat the first", chromedp.SendKeys(`#s-query`, firstQuery, chromedp.ByQuery),
+			chromedp.Click(`.search-form button[type="submit"]`, chromedp.ByQuery))
+		b.wantAnswer(firstQuery, "8 searches left today", true)
+		if javascript {
+			var same bool
+			b.eval(`window.__sameDocument === true`, &same)
+			if !same {
+				t.Error("a search reloaded the page: htmx did not swap it in")
 			}
+		}
 
-			// At 360 px: nothing scrolls sideways (reloading answers from
-			// the cache).
-			b.run("360 px", emulation.SetDeviceMetricsOverride(360, 740, 2, true), chromedp.Reload(),
-				chromedp.WaitVisible(`.searches-left`, chromedp.ByQuery))
-			var width int
-			b.eval(`document.documentElement.scrollWidth`, &width)
-			if width > 360 {
-				t.Errorf("the search page is %d px wide on a 360 px screen", width)
-			}
-			if javascript {
-				b.audit(axe, "/search (360 px)")
-				screenshot(t, b, "search-360")
-			}
-			b.checkClean()
-		})
-	}
+		// At 360 px: nothing scrolls sideways (reloading answers from
+		// the cache).
+		b.run("360 px", emulation.SetDeviceMetricsOverride(360, 740, 2, true), chromedp.Reload(),
+			chromedp.WaitVisible(`.searches-left`, chromedp.ByQuery))
+		var width int
+		b.eval(`document.documentElement.scrollWidth`, &width)
+		if width > 360 {
+			t.Errorf("the search page is %d px wide on a 360 px screen", width)
+		}
+		if javascript {
+			b.audit(axe, "/search (360 px)")
+			screenshot(t, b, "search-360")
+		}
+		b.checkClean()
+	})
 }
 
 // wantAnswer waits for the answer to query and checks what it shows: the

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -30,7 +31,7 @@ func (q *Queries) DeskSignal(ctx context.Context, id string) (model.Signal, erro
 // DeskSignals lists signals for the desk, whatever their status.
 func (q *Queries) DeskSignals(ctx context.Context, dq model.DeskQuery) ([]model.Signal, error) {
 	where := []string{"1 = 1"}
-	args := []any{model.ListSnippetChars}
+	args := []any{cmp.Or(dq.TextChars, model.ListSnippetChars)}
 	for _, c := range []struct{ col, v string }{{"status", dq.Status}, {"tag", dq.Tag}, {"source", dq.Source}, {"language", dq.Language}} {
 		if c.v != "" {
 			where = append(where, c.col+" = ?")
