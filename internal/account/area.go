@@ -109,13 +109,14 @@ type option struct {
 // notices confirm what a redirected action did; the query names one, so a
 // link can show nothing but these fixed texts.
 var notices = map[string]string{
-	"signed-in":         "You are signed in.",
-	"key-revoked":       "The key is revoked. Requests with it now fail.",
-	"key-renamed":       "The key is renamed.",
-	"interests-saved":   "Your email interests are saved.",
-	"interests-stopped": "Digests are stopped. You receive no email besides sign-in links.",
-	"disconnected":      "The app is disconnected; its tokens no longer work.",
-	"signed-out":        "You are signed out.",
+	"signed-in":               "You are signed in.",
+	"key-revoked":             "The key is revoked. Requests with it now fail.",
+	"key-renamed":             "The key is renamed.",
+	"interests-saved":         "Your email interests are saved.",
+	"interests-stopped":       "Digests are stopped. You receive no email besides sign-in links.",
+	"disconnected":            "The app is disconnected; its tokens no longer work.",
+	"signed-out":              "You are signed out.",
+	session.NoticeSignInAgain: "This page needs a sign-in from the last 12 hours: ask for a new link to go on.",
 }
 
 // DigestHour is the UTC hour digests are sent, shown on the page.

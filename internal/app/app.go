@@ -20,6 +20,7 @@ import (
 	"signals/internal/api"
 	"signals/internal/auth"
 	"signals/internal/build"
+	"signals/internal/desk"
 	"signals/internal/digest"
 	"signals/internal/discovery"
 	"signals/internal/mail"
@@ -136,6 +137,7 @@ type App struct {
 	forms    *forms
 	oauth    *oauth.Server
 	account  *account.Pages
+	desk     *desk.Pages
 	digests  *digest.Sender
 	mailer   *mail.Mailer
 	// deps are the servers the app needs, watched for outages.
@@ -223,6 +225,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 		a.counters.Close()
 		return nil, err
 	}
+	a.desk = desk.New(desk.Config{Store: st, Layout: a.site, Log: log, Now: a.now,
+		Embed: scorer.EmbedDocuments, VectorModel: scorer.Model(), RelatedCosine: relatedCosine(scorer)})
 	a.discovery = discovery.New(discovery.Config{BaseURL: cfg.BaseURL, Problems: a.problems, Store: a.counters, Log: log, Now: a.now,
 		SecurityContact: contact})
 	if err := a.newAccountArea(); err != nil {

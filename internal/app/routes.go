@@ -8,6 +8,7 @@ import (
 
 	"signals/internal/account"
 	"signals/internal/consent"
+	"signals/internal/desk"
 	"signals/internal/digest"
 	"signals/internal/failure"
 	"signals/internal/mcp"
@@ -35,6 +36,7 @@ func (a *App) routes() http.Handler {
 	withSession := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(h) }
 	signedIn := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(session.Require(h)) }
 	changes, form := a.forms.changes, a.forms.read
+	editors := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(a.desk.Editors(h)) }
 
 	// JSON read API (API key); any other path under /api is a JSON 404.
 	api.handle("GET "+reads.SignalsPath, key(a.api.HandleList))
@@ -71,6 +73,15 @@ func (a *App) routes() http.Handler {
 	page.handle("POST /account/interests/stop", changes(signedIn(a.account.StopInterests)))
 	page.handle("POST /account/delete", changes(signedIn(a.account.Delete)))
 	page.handle("/account/", withSession(a.account.NotFound))
+	// The editor's desk (docs/desk.md): signed-in editors whose sign-in
+	// is younger than desk.SignInAge; the session cookie alone, never a
+	// key or a token.
+	page.handle("GET "+desk.Path, editors(a.desk.Queue))
+	page.handle("POST "+desk.DecidePath, changes(editors(a.desk.Decide)))
+	page.handle("POST "+desk.DeletePath, changes(editors(a.desk.Delete)))
+	page.handle("GET "+desk.LogPath, editors(a.desk.Log))
+	page.handle("GET "+desk.ExportPath, editors(a.desk.Export))
+	page.handle(desk.Path+"/", withSession(a.desk.NotFound))
 	page.handle("GET "+digest.UnsubscribePath, http.HandlerFunc(a.account.UnsubscribeForm))
 	page.handle("POST "+digest.UnsubscribePath, form(http.HandlerFunc(a.account.Unsubscribe)))
 

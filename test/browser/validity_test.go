@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"context"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -8,8 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"signals/internal/model"
 )
 
 // TestHTMLIsValid runs the Nu HTML checker (the npm package vnu-jar, on
@@ -98,6 +103,34 @@ func TestHTMLIsValid(t *testing.T) {
 	}
 	if !strings.Contains(pages["account"], "Your account") || !strings.Contains(pages["account-new-key"], "sig_") {
 		t.Fatalf("the sign-in did not reach the account area:\n%s", pages["account"])
+	}
+
+	// An editor: the desk (its queue, filtered, refused filters, a decision's
+	// answer) and its log.
+	ctx := context.Background()
+	acct, err := s.app.Store().AccountByEmail(ctx, email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.app.Store().SetRole(ctx, acct.ID, model.RoleEditor); err != nil {
+		t.Fatal(err)
+	}
+	get("desk", "/desk")
+	get("desk-public", "/desk?status=public&source=tech_forum&q=inference")
+	get("desk-bad-filter", "/desk?status=published")
+	ids := regexp.MustCompile(`name="id" value="([^"]+)"`).FindStringSubmatch(pages["desk"])
+	if ids == nil {
+		t.Fatalf("the desk lists no pending signal:\n%s", pages["desk"])
+	}
+	resp, err = client.PostForm(s.url+"/desk/decide", url.Values{"id": {html.UnescapeString(ids[1])}, "action": {"save"},
+		"tag": {"events"}, "reason": {"a <b>reason</b>"}, "back": {"/desk"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save("desk-after-decision", resp)
+	get("desk-log", "/desk/log")
+	if !strings.Contains(pages["desk-log"], "&lt;b&gt;reason&lt;/b&gt;") {
+		t.Fatalf("the desk log lacks the decision:\n%s", pages["desk-log"])
 	}
 
 	cmd := exec.Command(java, "-jar", jar, "--errors-only", "--format", "gnu")
