@@ -356,13 +356,14 @@ func importCmd(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		stored := map[store.ImportMode]string{
-			store.ImportKeepDecisions: "updated where the file differs; editors' decisions kept",
-			store.ImportNewOnly:       "left as they were",
-			store.ImportOverwrite:     "updated where the file differs; editors' decisions overwritten",
+		kept := map[store.ImportMode]string{
+			store.ImportKeepDecisions: "editors' decisions kept",
+			store.ImportNewOnly:       "stored signals left as they were",
+			store.ImportOverwrite:     "editors' decisions overwritten",
 		}[opt.Mode]
-		fmt.Fprintf(env.Stderr, "imported %d signals in %s: %d new, %d already stored (%s)\n",
-			res.Imported, time.Since(start).Round(time.Millisecond), res.New, res.Existing, stored)
+		fmt.Fprintf(env.Stderr, "imported %d signals in %s: %d new, %d updated, %d unchanged (%s); %d refused as taken down, %d ids on more than one line\n",
+			res.Imported, time.Since(start).Round(time.Millisecond), res.New, res.Updated, res.Unchanged, kept,
+			len(res.TakenDown), len(res.Duplicates))
 		if n := len(res.TakenDown); n > 0 {
 			fmt.Fprintf(env.Stderr, "%d taken down by an editor, not imported (signals signals restore ID brings one back): %s\n",
 				n, quotedList(res.TakenDown))

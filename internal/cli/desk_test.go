@@ -32,7 +32,7 @@ func TestDeskCommands(t *testing.T) {
 		return out, errs
 	}
 	_, errs := run(0, "import", file)
-	if !strings.Contains(errs, "imported 3 signals") || !strings.Contains(errs, "3 new, 0 already stored") {
+	if !strings.Contains(errs, "imported 3 signals") || !strings.Contains(errs, "3 new, 0 updated, 0 unchanged") {
 		t.Errorf("the first import's report: %s", errs)
 	}
 
@@ -96,7 +96,7 @@ func TestDeskCommands(t *testing.T) {
 		t.Errorf("delete: %s", errs)
 	}
 	_, errs = run(0, "import", file)
-	if !strings.Contains(errs, "imported 2 signals") || !strings.Contains(errs, "0 new, 2 already stored") ||
+	if !strings.Contains(errs, "imported 2 signals") || !strings.Contains(errs, "0 new, 0 updated, 2 unchanged") ||
 		!strings.Contains(errs, `1 taken down by an editor, not imported`) || !strings.Contains(errs, `"q2"`) {
 		t.Errorf("a re-import's report: %s", errs)
 	}

@@ -44,10 +44,11 @@ type Result struct {
 	Lines    int // non-blank lines read
 	Imported int // signals written (0 unless the import committed)
 	Invalid  int // lines with at least one problem
-	// New and Existing split the signals written by whether their id was
-	// stored before (an existing one is updated where the file differs,
-	// its editor's decisions kept).
-	New, Existing int
+	// New, Updated and Unchanged split the file's signals (each id once)
+	// by what the import did: stored a signal whose id was not stored,
+	// changed a stored one, or left a stored one as it was (the file
+	// holds what is stored, or the mode or an editor's decisions keep it).
+	New, Updated, Unchanged int
 	// TakenDown are the ids an editor took down, which the import skipped.
 	TakenDown []string
 	// Duplicates maps each id that more than one line holds to those
@@ -129,20 +130,23 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 	if err != nil {
 		return res, err
 	}
+	if err := tx.Commit(); err != nil {
+		return res, err
+	}
+	written := tx.Written()
 	for _, id := range order {
 		switch {
 		case takenDown[id]:
 			res.TakenDown = append(res.TakenDown, id)
-		case existing[id]:
-			res.Existing++
-		default:
+		case !existing[id]:
 			res.New++
+		case written[id]:
+			res.Updated++
+		default:
+			res.Unchanged++
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return res, err
-	}
-	res.Imported = res.New + res.Existing
+	res.Imported = res.New + res.Updated + res.Unchanged
 	return res, nil
 }
 

@@ -50,6 +50,27 @@ func TestImportValidFile(t *testing.T) {
 	}
 }
 
+// TestImportCounts checks the report of a daily re-import: each id once,
+// as new, updated or unchanged, and the ids on more than one line.
+func TestImportCounts(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	if _, err := Import(ctx, strings.NewReader(good1+"\n"+good2+"\n"), db, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	good3 := strings.Replace(strings.Replace(good2, `"id":"b"`, `"id":"c"`, 1), "Levée", "Tour", 1)
+	changed := strings.Replace(good2, "Levée de fonds", "Levée de fonds de 3 M€", 1)
+	in := strings.Join([]string{good1, changed, good3, good3}, "\n")
+	res, err := Import(ctx, strings.NewReader(in), db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.New != 1 || res.Updated != 1 || res.Unchanged != 1 || res.Imported != 3 || res.Lines != 4 ||
+		len(res.Duplicates) != 1 || len(res.Duplicates["c"]) != 2 {
+		t.Errorf("result = %+v, want c new, b updated, a unchanged, c twice", res)
+	}
+}
+
 func TestImportInvalidFileWritesNothing(t *testing.T) {
 	db := openDB(t)
 	if _, err := Import(context.Background(), strings.NewReader(good1), db, Options{}); err != nil {

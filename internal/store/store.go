@@ -151,6 +151,11 @@ type ImportTx interface {
 	Put(ctx context.Context, s model.Signal, f model.Folded) error
 	// Commit makes every Put visible at once.
 	Commit() error
+	// Written returns the ids of the signals the import inserted or
+	// changed (complete once committed): a stored signal that the file
+	// would leave as it is, or that the mode or an editor's decisions keep
+	// as it is, is not written.
+	Written() map[string]bool
 	// Rollback discards every Put; it is a no-op after Commit.
 	Rollback() error
 }

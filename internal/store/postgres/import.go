@@ -32,7 +32,7 @@ var importArrays = map[string]string{"text_chars": "int[]", "published_ns": "big
 	"market_only": "boolean[]"}
 
 // upsertSQL writes a batch, whose rows are the elements of one array per
-// column, in each mode. With ImportOverwrite it first forgets the
+// column, in each mode, and returns the ids it inserted or changed. With ImportOverwrite it first forgets the
 // editor's decisions on the batch's ids ($1).
 var upsertSQL = func() map[store.ImportMode]string {
 	params := make([]string, len(sqlstore.ImportColumns))
@@ -41,7 +41,7 @@ var upsertSQL = func() map[store.ImportMode]string {
 	}
 	m := map[store.ImportMode]string{}
 	for _, mode := range store.ImportModes {
-		m[mode] = sqlstore.UpsertSignals(`SELECT * FROM unnest(`+strings.Join(params, ", ")+`)`, mode)
+		m[mode] = sqlstore.UpsertSignals(`SELECT * FROM unnest(`+strings.Join(params, ", ")+`)`, mode) + ` RETURNING id`
 	}
 	m[store.ImportOverwrite] = `WITH forgotten AS (DELETE FROM signal_decisions WHERE id = ANY($1::text[])) ` + m[store.ImportOverwrite]
 	return m
@@ -158,7 +158,7 @@ func (db *DB) BeginImport(ctx context.Context, mode store.ImportMode) (store.Imp
 		tx.Rollback(ctx)
 		return nil, sqlstore.Wrap("begin import", err)
 	}
-	return &importTx{db: db, tx: tx, stmt: sd, cur: &batch{seen: map[string]struct{}{}}}, nil
+	return &importTx{db: db, tx: tx, stmt: sd, cur: &batch{seen: map[string]struct{}{}}, written: map[string]bool{}}, nil
 }
 
 type importTx struct {
@@ -167,7 +167,9 @@ type importTx struct {
 	stmt *pgconn.StatementDescription
 	cur  *batch
 	// inflight receives the outcome of the batch being written, if any.
-	inflight chan error
+	inflight chan written
+	// written holds the ids the batches written so far inserted or changed.
+	written map[string]bool
 	// encoded holds two sets of parameter buffers: one for the batch being
 	// written, the other for the next.
 	encoded [2][][]byte
@@ -230,12 +232,23 @@ func (t *importTx) send(ctx context.Context) error {
 	if err := t.wait(); err != nil {
 		return err
 	}
-	t.inflight = make(chan error, 1)
+	t.inflight = make(chan written, 1)
 	conn := t.tx.Conn().PgConn()
-	go func(done chan<- error) {
-		done <- conn.ExecPrepared(ctx, t.stmt.Name, values, binaryFormat, nil).Read().Err
+	go func(done chan<- written) {
+		r := conn.ExecPrepared(ctx, t.stmt.Name, values, binaryFormat, nil).Read()
+		out := written{err: r.Err}
+		for _, row := range r.Rows {
+			out.ids = append(out.ids, string(row[0])) // text, the result's format
+		}
+		done <- out
 	}(t.inflight)
 	return nil
+}
+
+// written is the outcome of one batch: the ids it inserted or changed.
+type written struct {
+	ids []string
+	err error
 }
 
 var binaryFormat = []int16{pgtype.BinaryFormatCode}
@@ -243,14 +256,20 @@ var binaryFormat = []int16{pgtype.BinaryFormatCode}
 // wait returns once no batch is in flight, with its failure if it failed.
 func (t *importTx) wait() error {
 	if t.inflight != nil {
-		err := <-t.inflight
+		w := <-t.inflight
 		t.inflight = nil
-		if err != nil && t.err == nil {
-			t.err = sqlstore.Wrap("import signals", err)
+		if w.err != nil && t.err == nil {
+			t.err = sqlstore.Wrap("import signals", w.err)
+		}
+		for _, id := range w.ids {
+			t.written[id] = true
 		}
 	}
 	return t.err
 }
+
+// Written returns the ids the import inserted or changed.
+func (t *importTx) Written() map[string]bool { return t.written }
 
 // analyzeAfter is the size of an import after which Commit refreshes the
 // planner's statistics at once instead of waiting for autovacuum.

@@ -45,7 +45,7 @@ func (db *DB) BeginImport(ctx context.Context, mode store.ImportMode) (store.Imp
 		tx.Rollback()
 		return nil, sqlstore.Wrap("begin import", err)
 	}
-	t := &importTx{db: db, tx: tx, stmt: stmt}
+	t := &importTx{db: db, tx: tx, stmt: stmt, written: map[string]bool{}}
 	if mode == store.ImportOverwrite {
 		if t.forget, err = tx.PrepareContext(ctx, `DELETE FROM signal_decisions WHERE id = ?`); err != nil {
 			tx.Rollback()
@@ -64,7 +64,12 @@ type importTx struct {
 	// forget, with ImportOverwrite, forgets the editor's decisions on the
 	// signal it writes.
 	forget *sql.Stmt
+	// written holds the ids the import inserted or changed.
+	written map[string]bool
 }
+
+// Written returns the ids the import inserted or changed.
+func (t *importTx) Written() map[string]bool { return t.written }
 
 // restoreCache returns the writer connection to its usual cache size.
 func (t *importTx) restoreCache() {
@@ -85,12 +90,20 @@ func (t *importTx) Put(ctx context.Context, s model.Signal, f model.Folded) erro
 			return sqlstore.Wrap("import signal", err)
 		}
 	}
-	_, err := t.stmt.ExecContext(ctx, s.ID, s.Tag, s.Source, s.Language, country,
+	res, err := t.stmt.ExecContext(ctx, s.ID, s.Tag, s.Source, s.Language, country,
 		s.AuthorName, s.AuthorHeadline, s.SourceURL, s.Text, model.Chars(s.Text),
 		s.PublishedAt.NS, s.PublishedAt.Digits, s.PublishedAtPrecision, observedNS,
 		observedDigits, s.Status, s.MarketOnly,
 		f.Text, f.AuthorName, f.AuthorHeadline)
-	return sqlstore.Wrap("import signal", err)
+	if err != nil {
+		return sqlstore.Wrap("import signal", err)
+	}
+	// One row when the statement inserted or changed the signal; none
+	// when it left it as it was (or the id was taken down).
+	if n, err := res.RowsAffected(); err == nil && n > 0 {
+		t.written[s.ID] = true
+	}
+	return nil
 }
 
 func (t *importTx) Commit() error {

@@ -28,10 +28,13 @@ var DecidedFields = []string{"status", "market_only", "tag", "country", "languag
 
 // UpsertSignals is an import's statement: it writes each signal of rows (a
 // VALUES or SELECT of ImportColumns), replacing the one with its id, except
-// the fields an editor decided. The revision grows when the text changes,
-// so that vectors of the old text are recognised as stale. A taken-down
-// id is not written at all (the trigger signals_taken_down of the
-// migrations skips it).
+// the fields an editor decided. A stored signal that the file would leave
+// as it is is not written at all, so that the statement's changed rows (and
+// what RETURNING returns) are the signals it inserted or changed, and no
+// trigger indexes an unchanged row again. The revision grows when the text
+// changes, so that vectors of the old text are recognised as stale. A
+// taken-down id is not written at all (the trigger signals_taken_down of
+// the migrations skips it).
 //
 // With ImportNewOnly a stored signal is left as it is; with
 // ImportOverwrite every field follows the file (the engine forgets the
@@ -41,16 +44,20 @@ func UpsertSignals(rows string, mode store.ImportMode) string {
 		return `INSERT INTO signals (` + strings.Join(ImportColumns, ", ") + `) ` + rows + ` ON CONFLICT (id) DO NOTHING`
 	}
 	set := make([]string, len(ImportColumns)-1)
+	differs := make([]string, len(ImportColumns)-1)
 	for i, c := range ImportColumns[1:] {
-		set[i] = c + " = excluded." + c
+		value := "excluded." + c
 		if slices.Contains(DecidedFields, c) && mode != store.ImportOverwrite {
-			set[i] = c + " = CASE WHEN EXISTS (SELECT 1 FROM signal_decisions d WHERE d.id = signals.id AND d.field = '" +
+			value = "CASE WHEN EXISTS (SELECT 1 FROM signal_decisions d WHERE d.id = signals.id AND d.field = '" +
 				c + "') THEN signals." + c + " ELSE excluded." + c + " END"
 		}
+		set[i] = c + " = " + value
+		differs[i] = "signals." + c + " IS DISTINCT FROM " + value
 	}
 	return `INSERT INTO signals (` + strings.Join(ImportColumns, ", ") + `) ` + rows + `
 		ON CONFLICT (id) DO UPDATE SET ` + strings.Join(set, ", ") + `,
-		revision = signals.revision + CASE WHEN signals.text IS DISTINCT FROM excluded.text THEN 1 ELSE 0 END`
+		revision = signals.revision + CASE WHEN signals.text IS DISTINCT FROM excluded.text THEN 1 ELSE 0 END
+		WHERE ` + strings.Join(differs, " OR ")
 }
 
 // signalColumns are selected in the order scanSignal reads them; the text is

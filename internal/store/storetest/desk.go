@@ -1,9 +1,12 @@
 package storetest
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,11 +170,21 @@ func testDeskQueueAndRoles(t *testing.T, st store.Store) {
 }
 
 // new-only leaves stored signals as they are; overwrite replaces an
-// editor's decisions and forgets them; no mode writes a taken-down id.
+// editor's decisions and forgets them; no mode writes a taken-down id;
+// each import tells which signals it wrote.
 func testImportModes(t *testing.T, st store.Store) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
-	Put(t, st, Sig("a", 1), Sig("gone", 2))
+	wrote := func(mode store.ImportMode, want string, signals ...model.Signal) {
+		t.Helper()
+		got := slices.Sorted(maps.Keys(PutMode(t, st, mode, signals...)))
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s import of %v wrote %v, want [%s]", cmp.Or(mode, "default"), ids(signals), got, want)
+		}
+	}
+	wrote("", "a gone", Sig("a", 1), Sig("gone", 2))
+	wrote("", "", Sig("a", 1), Sig("gone", 2))                                             // the same again: nothing written
+	wrote("", "gone", Sig("a", 1), Sig("gone", 2, func(x *model.Signal) { x.Text = "x" })) // one changed
 	if _, err := st.Decide(ctx, "a", model.Change{Tag: strp("events")}, model.Operator, "", now); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +192,9 @@ func testImportModes(t *testing.T, st store.Store) {
 		t.Fatal(err)
 	}
 	text := func(s string) func(*model.Signal) { return func(x *model.Signal) { x.Text = s } }
-	PutMode(t, st, store.ImportNewOnly, Sig("a", 1, text("two")), Sig("b", 3), Sig("gone", 2))
+	// The decided kind is kept: a file that differs only there writes nothing.
+	wrote("", "", Sig("a", 1, func(x *model.Signal) { x.Tag = "job" }))
+	wrote(store.ImportNewOnly, "b", Sig("a", 1, text("two")), Sig("b", 3), Sig("gone", 2))
 	got, _ := st.DeskSignal(ctx, "a")
 	if got.Text != "Signal a about AI funding." || got.Tag != "events" {
 		t.Errorf("new-only changed a stored signal: %+v", got)
@@ -187,12 +202,12 @@ func testImportModes(t *testing.T, st store.Store) {
 	if _, err := st.DeskSignal(ctx, "b"); err != nil {
 		t.Errorf("new-only did not add a new one: %v", err)
 	}
-	PutMode(t, st, store.ImportOverwrite, Sig("a", 1, text("three")), Sig("gone", 2))
+	wrote(store.ImportOverwrite, "a", Sig("a", 1, text("three")), Sig("gone", 2))
 	if got, _ := st.DeskSignal(ctx, "a"); got.Text != "three" || got.Tag != "funding" {
 		t.Errorf("overwrite: %+v", got)
 	}
 	for _, mode := range store.ImportModes {
-		PutMode(t, st, mode, Sig("gone", 2))
+		wrote(mode, "", Sig("gone", 2))
 		if _, err := st.DeskSignal(ctx, "gone"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("%s brought back a taken-down signal: %v", mode, err)
 		}

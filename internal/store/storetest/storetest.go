@@ -75,8 +75,9 @@ func Put(t testing.TB, st store.Store, signals ...model.Signal) {
 	PutMode(t, st, "", signals...)
 }
 
-// PutMode imports signals in one transaction in an import mode.
-func PutMode(t testing.TB, st store.Store, mode store.ImportMode, signals ...model.Signal) {
+// PutMode imports signals in one transaction in an import mode, and
+// returns the ids it wrote (store.ImportTx.Written).
+func PutMode(t testing.TB, st store.Store, mode store.ImportMode, signals ...model.Signal) map[string]bool {
 	t.Helper()
 	ctx := context.Background()
 	tx, err := st.BeginImport(ctx, mode)
@@ -91,6 +92,7 @@ func PutMode(t testing.TB, st store.Store, mode store.ImportMode, signals ...mod
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	return tx.Written()
 }
 
 func ids(list []model.Signal) []string {
