@@ -313,6 +313,15 @@ func TestDeskAuthorization(t *testing.T) {
 			}
 		}
 	}
+	// Nor does the API take a decision, with a key or a token.
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		for _, credential := range append([]string{ta.key}, tokens...) {
+			resp, _ := anonymous.do(method, "/api/v1/signals/a", url.Values{"status": {"public"}}, "Authorization", "Bearer "+credential)
+			if resp.StatusCode != http.StatusMethodNotAllowed {
+				t.Errorf("%s /api/v1/signals/a: status %d, want 405", method, resp.StatusCode)
+			}
+		}
+	}
 	if log, err := ta.Store().DeskLog(context.Background(), model.LogQuery{}); err != nil || len(log) != 0 {
 		t.Fatalf("refused requests logged %d decisions (%v)", len(log), err)
 	}

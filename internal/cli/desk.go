@@ -192,6 +192,7 @@ func signalsSetStatus(ctx context.Context, args []string, env Env) error {
 	c := newCommand("signals set-status", env)
 	marketOnly := c.fs.String("market-only", "", "true or false: whether the signal is market-only")
 	reason := c.reasonFlag()
+	asJSON := c.decisionJSONFlag()
 	pos, err := c.parse(args, 2, "ID and one of public, hidden, pending")
 	if err != nil {
 		return err
@@ -207,7 +208,7 @@ func signalsSetStatus(ctx context.Context, args []string, env Env) error {
 		}
 		change.MarketOnly = &v
 	}
-	return decide(ctx, c, pos[0], change, *reason)
+	return decide(ctx, c, pos[0], change, *reason, *asJSON)
 }
 
 func signalsSet(ctx context.Context, args []string, env Env) error {
@@ -216,6 +217,7 @@ func signalsSet(ctx context.Context, args []string, env Env) error {
 	country := c.fs.String("country", "", `the country key, or "none"`)
 	language := c.fs.String("language", "", "the language")
 	reason := c.reasonFlag()
+	asJSON := c.decisionJSONFlag()
 	pos, err := c.parse(args, 1, "ID")
 	if err != nil {
 		return err
@@ -245,12 +247,17 @@ func signalsSet(ctx context.Context, args []string, env Env) error {
 	if change.Empty() {
 		return fmt.Errorf("%w: give --tag, --country or --language", errUsage)
 	}
-	return decide(ctx, c, pos[0], change, *reason)
+	return decide(ctx, c, pos[0], change, *reason, *asJSON)
+}
+
+// decisionJSONFlag declares --json for a command that decides.
+func (c *command) decisionJSONFlag() *bool {
+	return c.fs.Bool("json", false, "also print the desk log entry the decision added, as one JSON line on stdout (nothing when nothing changed)")
 }
 
 // decide applies change to signal id as the operator, and prints what it
 // changed.
-func decide(ctx context.Context, c *command, id string, change model.Change, reason string) error {
+func decide(ctx context.Context, c *command, id string, change model.Change, reason string, asJSON bool) error {
 	return c.withStore(ctx, func(st store.Store) error {
 		d, err := st.Decide(ctx, id, change, model.Operator, reason, time.Now())
 		if err != nil {
@@ -261,6 +268,9 @@ func decide(ctx context.Context, c *command, id string, change model.Change, rea
 			return nil
 		}
 		fmt.Fprintf(c.env.Stderr, "signal %q: %s\n", id, changes(d))
+		if asJSON {
+			return writeJSONLine(c.env.Stdout, d)
+		}
 		return nil
 	})
 }
@@ -285,6 +295,7 @@ func show(v any) string {
 func signalsDelete(ctx context.Context, args []string, env Env) error {
 	c := newCommand("signals delete", env)
 	reason := c.reasonFlag()
+	asJSON := c.decisionJSONFlag()
 	pos, err := c.parse(args, 1, "ID")
 	if err != nil {
 		return err
@@ -293,11 +304,15 @@ func signalsDelete(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("%w: a takedown needs --reason (the desk log keeps it)", errUsage)
 	}
 	return c.withStore(ctx, func(st store.Store) error {
-		if _, err := st.TakeDown(ctx, pos[0], model.Operator, *reason, time.Now()); err != nil {
+		d, err := st.TakeDown(ctx, pos[0], model.Operator, *reason, time.Now())
+		if err != nil {
 			return missing(err, "no signal with id %q (signals signals list shows the ids)", pos[0])
 		}
 		fmt.Fprintf(env.Stderr, "signal %q taken down from every surface; a re-import will not bring it back "+
 			"(signals signals restore %s undoes it)\n", pos[0], shellQuote(pos[0]))
+		if *asJSON {
+			return writeJSONLine(env.Stdout, d)
+		}
 		return nil
 	})
 }
@@ -305,6 +320,7 @@ func signalsDelete(ctx context.Context, args []string, env Env) error {
 func signalsRestore(ctx context.Context, args []string, env Env) error {
 	c := newCommand("signals restore", env)
 	reason := c.reasonFlag()
+	asJSON := c.decisionJSONFlag()
 	pos, err := c.parse(args, 1, "ID")
 	if err != nil {
 		return err
@@ -315,6 +331,9 @@ func signalsRestore(ctx context.Context, args []string, env Env) error {
 			return missing(err, "signal %q was not taken down", pos[0])
 		}
 		fmt.Fprintf(env.Stderr, "signal %q restored as it was: status %v\n", pos[0], d.After["status"])
+		if *asJSON {
+			return writeJSONLine(env.Stdout, d)
+		}
 		return nil
 	})
 }

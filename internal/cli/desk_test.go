@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"signals/internal/model"
 	"strings"
 	"testing"
 )
@@ -64,10 +65,17 @@ func TestDeskCommands(t *testing.T) {
 	if !strings.Contains(errs, `signal "q1": country none → france, language en → fr, tag funding → job`) {
 		t.Errorf("set: %s", errs)
 	}
-	_, errs = run(0, "signals", "set", "q1", "--tag", "job")
-	if !strings.Contains(errs, "unchanged") {
-		t.Errorf("a set that changes nothing: %s", errs)
+	out, errs = run(0, "signals", "set", "q1", "--tag", "job", "--json")
+	if !strings.Contains(errs, "unchanged") || out != "" {
+		t.Errorf("a set that changes nothing: %q %s", out, errs)
 	}
+	out, _ = run(0, "signals", "set-status", "q1", "public", "--market-only=true", "--json")
+	var logged model.Decision
+	if err := json.Unmarshal([]byte(out), &logged); err != nil || logged.SignalID != "q1" || logged.Editor != model.Operator ||
+		logged.After["market_only"] != true || logged.Before["market_only"] != false || logged.Seq == 0 {
+		t.Errorf("set-status --json: %q (%v)", out, err)
+	}
+	run(0, "signals", "set-status", "q1", "public", "--market-only=false")
 	run(2, "signals", "set", "q1")
 	_, errs = run(2, "signals", "set", "q1", "--country", "frnace")
 	if !strings.Contains(errs, "did you mean france") {
@@ -91,9 +99,9 @@ func TestDeskCommands(t *testing.T) {
 	if !strings.Contains(errs, "--reason") {
 		t.Errorf("a takedown without a reason: %s", errs)
 	}
-	_, errs = run(0, "signals", "delete", "q2", "--reason", "the author asked")
-	if !strings.Contains(errs, "taken down") {
-		t.Errorf("delete: %s", errs)
+	out, errs = run(0, "signals", "delete", "q2", "--reason", "the author asked", "--json")
+	if !strings.Contains(errs, "taken down") || !strings.Contains(out, `"action":"delete"`) || !strings.Contains(out, `"reason":"the author asked"`) {
+		t.Errorf("delete: %q %s", out, errs)
 	}
 	_, errs = run(0, "import", file)
 	if !strings.Contains(errs, "imported 2 signals") || !strings.Contains(errs, "0 new, 0 updated, 2 unchanged") ||
@@ -120,7 +128,7 @@ func TestDeskCommands(t *testing.T) {
 		}
 		entries = append(entries, e)
 	}
-	if len(entries) != 4 || entries[0]["action"] != "set-status" || entries[3]["action"] != "restore" ||
+	if len(entries) != 6 || entries[0]["action"] != "set-status" || entries[5]["action"] != "restore" ||
 		entries[0]["reason"] != "checked" {
 		t.Errorf("the export, oldest first: %v", entries)
 	}
