@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -10,12 +11,17 @@ import (
 // indexBatch is how many signals are embedded per store round trip.
 const indexBatch = 256
 
+// progressEvery is how often a long pass says in the log how far it is,
+// unless Service.ProgressEvery says otherwise.
+const progressEvery = 30 * time.Second
+
 // IndexOnce embeds every public signal that has no current vector under the
 // scorer's model, and returns how many it embedded.
 func (s *Service) IndexOnce(ctx context.Context) (int, error) {
 	model := s.Scorer.Model()
 	total := 0
 	var cursor *store.Cursor
+	start, said := time.Now(), time.Now()
 	for {
 		docs, err := s.Store.SignalsNeedingVectors(ctx, model, CandidateChars, indexBatch, cursor)
 		if err != nil || len(docs) == 0 {
@@ -40,6 +46,12 @@ func (s *Service) IndexOnce(ctx context.Context) (int, error) {
 		total += len(docs)
 		if s.Observer != nil {
 			s.Observer.Embedded(len(docs))
+		}
+		if s.Log != nil && time.Since(said) >= cmp.Or(s.ProgressEvery, progressEvery) {
+			said = time.Now()
+			elapsed := time.Since(start)
+			s.Log.Info("embedding signals", "signals", total, "model", model, "elapsed", elapsed.Round(time.Second),
+				"per_second", int(float64(total)/elapsed.Seconds()))
 		}
 	}
 }

@@ -84,6 +84,9 @@ type Service struct {
 	Capacity int
 	// Observer, when set, learns how searches end (metrics).
 	Observer Observer
+	// ProgressEvery is how often a long indexing pass logs how far it is
+	// (30 seconds when 0).
+	ProgressEvery time.Duration
 	// Unreachable, when set, tells the store errors that mean the database
 	// cannot be reached: a search that fails so before it is scored gives
 	// its reservation back.

@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -341,6 +342,23 @@ func TestIndexEmbedsOnce(t *testing.T) {
 	storetest.Put(t, e.db, storetest.Sig("s001", 1, func(s *model.Signal) { s.Text = "changed" }))
 	if n, _ := e.svc.IndexOnce(ctx); n != 1 {
 		t.Errorf("after a text change embedded %d, want 1", n)
+	}
+}
+
+// TestIndexSaysHowFarItIs checks the progress a long pass logs: here
+// after every batch of 256.
+func TestIndexSaysHowFarItIs(t *testing.T) {
+	e := newEnv(t, 600)
+	var log bytes.Buffer
+	e.svc.Log = slog.New(slog.NewTextHandler(&log, nil))
+	e.svc.ProgressEvery = time.Nanosecond
+	if n, err := e.svc.IndexOnce(context.Background()); err != nil || n != 600 {
+		t.Fatalf("index: %d, %v", n, err)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], `msg="embedding signals" signals=256`) ||
+		!strings.Contains(lines[2], "signals=600") || !strings.Contains(lines[2], "per_second=") {
+		t.Errorf("progress log:\n%s", log.String())
 	}
 }
 
