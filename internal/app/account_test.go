@@ -39,7 +39,17 @@ import (
 func testConfig(t testing.TB) Config {
 	t.Helper()
 	return withTestRedis(t, Config{BaseURL: "https://signals.example", Database: testDatabase(t),
-		Mail: MailConfig{Outbox: filepath.Join(t.TempDir(), "outbox"), DigestHour: 7}})
+		Mail: MailConfig{Outbox: filepath.Join(t.TempDir(), "outbox"), DigestHour: 7}, Search: testSearch()})
+}
+
+// testSearch is the scorer of the HTTP tests: the bundled sentence model
+// when SIGNALS_TEST_ONNXRUNTIME names ONNX Runtime (CI's model step runs
+// every HTTP test so), else the builtin scorer.
+func testSearch() SearchConfig {
+	if lib := os.Getenv("SIGNALS_TEST_ONNXRUNTIME"); lib != "" {
+		return SearchConfig{Provider: "onnx", ONNXRuntime: lib}
+	}
+	return SearchConfig{Provider: "builtin"}
 }
 
 // withSMTP sends the app's mail to srv instead of the outbox.

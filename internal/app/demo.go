@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"signals/internal/auth"
+	"signals/internal/demo"
 	"signals/internal/importer"
+	"signals/internal/search"
 	"signals/internal/store"
 )
 
@@ -51,4 +53,38 @@ func LoadDemo(ctx context.Context, st store.Store, records io.Reader, out io.Wri
 	}
 	fmt.Fprintf(out, "Demo account %s; its API key (shown once):\n%s\n", DemoEmail, secret)
 	return nil
+}
+
+// LoadDemoVectors stores the demo vectors bundled with the binary when they
+// are of the active scorer's model, for the public signals that lack a
+// vector and hold the very text they were computed from (a demo signal
+// changed since gets its vector from the indexer). A demo then answers
+// searches by meaning from its first second. It returns how many vectors
+// it stored.
+func (a *App) LoadDemoVectors(ctx context.Context) (int, error) {
+	model, byID, err := demo.Vectors()
+	if err != nil || model != a.search.Scorer.Model() {
+		return 0, err
+	}
+	put := map[string][]float32{}
+	var cursor *store.Cursor
+	for {
+		docs, err := a.store.SignalsNeedingVectors(ctx, model, search.CandidateChars, 1000, cursor)
+		if err != nil {
+			return 0, err
+		}
+		if len(docs) == 0 {
+			break
+		}
+		cursor = store.CursorOf(docs[len(docs)-1])
+		for _, d := range docs {
+			if v, ok := byID[d.ID]; ok && v.TextSum == demo.TextSum(d.Text) {
+				put[d.ID] = v.Vector
+			}
+		}
+	}
+	if len(put) == 0 {
+		return 0, nil
+	}
+	return len(put), a.store.PutVectors(ctx, model, put)
 }

@@ -77,6 +77,11 @@ func serve(ctx context.Context, args []string, env Env) error {
 		if err := app.LoadDemo(ctx, a.Store(), demo.Records(), env.Stdout, env.program(), log); err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}
+		if n, err := a.LoadDemoVectors(ctx); err != nil {
+			return fmt.Errorf("demo vectors: %w", err)
+		} else if n > 0 {
+			log.Info("loaded demo vectors", "signals", n, "model", a.Search().Scorer.Model())
+		}
 	}
 	base := c.cfg.BaseURL
 	fmt.Fprintf(env.Stdout, "serving on %s — docs at %s/developers\n", base, base)
