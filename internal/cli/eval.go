@@ -110,6 +110,13 @@ func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []e
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%s\t%s\n", name, queries, ranker,
 				r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, ranked, cut)
 		}
+		// The scorer's figures on the questions asked in each language.
+		for _, lang := range []string{"en", "fr"} {
+			if r := rep.ByLanguage[lang]; r != nil && len(rep.ByLanguage) > 1 {
+				fmt.Fprintf(tw, "\t%d\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%.3f\t%.3f\n", r.Queries, "scorer, "+lang,
+					r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, r.RankedNDCG10, r.CutRecall)
+			}
+		}
 		if len(rep.Unknown) > 0 {
 			return fmt.Errorf("%s labels signals that are not public demo signals: %s", n.Name, strings.Join(rep.Unknown, ", "))
 		}

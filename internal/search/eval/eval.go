@@ -4,11 +4,13 @@ package eval
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -50,8 +52,14 @@ type Query struct {
 	// "kind", "place", "region", "name" and "contradiction";
 	// eval-natural.json "conversational" and "constraints".
 	Kind string `json:"kind"`
-	Note string `json:"note,omitempty"`
+	// Language is the language the query is asked in: "fr", or "" for
+	// English.
+	Language string `json:"language,omitempty"`
+	Note     string `json:"note,omitempty"`
 }
+
+// language is the query's language key: "en" or "fr".
+func (q Query) language() string { return cmp.Or(q.Language, "en") }
 
 // grade returns the grade of the signal id for q: 2, 1 or 0.
 func (q Query) grade(id string) int {
@@ -186,6 +194,9 @@ type Report struct {
 	// left out of every figure.
 	Unknown []string
 	Results []QueryResult
+	// ByLanguage holds the same figures over the queries asked in each
+	// language ("en", "fr").
+	ByLanguage map[string]*Report
 }
 
 // QueryResult is the outcome of one query.
@@ -288,7 +299,7 @@ func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) 
 	for _, id := range ids {
 		known[id] = true
 	}
-	rep := Report{Model: modelName, Docs: len(ids), Queries: len(set.Queries)}
+	rep := Report{Model: modelName, Docs: len(ids), Queries: len(set.Queries), ByLanguage: map[string]*Report{}}
 	unknown := map[string]bool{}
 	for qi, q := range set.Queries {
 		r, err := rank(qi)
@@ -296,9 +307,20 @@ func evaluateRankings(modelName string, ids []string, set Set, rank func(q int) 
 			return Report{}, fmt.Errorf("query %q: %w", q.Query, err)
 		}
 		grades := q.grades(known, unknown)
-		rep.add(q.result(r, grades), r, grades)
+		res := q.result(r, grades)
+		rep.add(res, r, grades)
+		lang := rep.ByLanguage[q.language()]
+		if lang == nil {
+			lang = &Report{Model: modelName, Docs: len(ids)}
+			rep.ByLanguage[q.language()] = lang
+		}
+		lang.Queries++
+		lang.add(res, r, grades)
 	}
 	rep.finish(unknown)
+	for _, lang := range rep.ByLanguage {
+		lang.finish(nil)
+	}
 	return rep, nil
 }
 
@@ -454,6 +476,11 @@ func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d queries over %d signals\n", r.Model, r.Queries, r.Docs)
 	fmt.Fprintln(&b, r.Summary())
+	if len(r.ByLanguage) > 1 {
+		for _, lang := range slices.Sorted(maps.Keys(r.ByLanguage)) {
+			fmt.Fprintf(&b, "  %s (%d queries): %s\n", cmp.Or(languageNames[lang], lang), r.ByLanguage[lang].Queries, r.ByLanguage[lang].Summary())
+		}
+	}
 	if len(r.Unknown) > 0 {
 		fmt.Fprintf(&b, "labelled ids not among the signals (ignored): %s\n", strings.Join(r.Unknown, ", "))
 	}
@@ -465,6 +492,9 @@ func (r Report) String() string {
 	tw.Flush()
 	return b.String()
 }
+
+// languageNames name the languages of ByLanguage.
+var languageNames = map[string]string{"en": "in English", "fr": "in French"}
 
 // Summary is the report's figures on one line.
 func (r Report) Summary() string {

@@ -96,6 +96,13 @@ func TestEvaluateBuiltin(t *testing.T) {
 			if rep.OffTopicMatches > tc.offTopic {
 				t.Errorf("%d matches for queries that should match nothing, want at most %d", rep.OffTopicMatches, tc.offTopic)
 			}
+			// Every set asks in French too; its figures split by language.
+			en, fr := rep.ByLanguage["en"], rep.ByLanguage["fr"]
+			if en == nil || fr == nil || len(rep.ByLanguage) != 2 || en.Queries+fr.Queries != rep.Queries ||
+				en.Hits+fr.Hits != rep.Hits || en.Matches+fr.Matches != rep.Matches || en.Labelled+fr.Labelled != rep.Labelled ||
+				!strings.Contains(rep.String(), "in French (") {
+				t.Errorf("the figures by language do not add up: en %+v, fr %+v", en, fr)
+			}
 		})
 	}
 }
