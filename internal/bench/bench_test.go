@@ -72,12 +72,22 @@ func loadFixture(b *testing.B) *fixture {
 	return shared.f
 }
 
+// benchSearch is the benchmarks' scorer: the bundled sentence model when
+// SIGNALS_BENCH_ONNXRUNTIME names ONNX Runtime, else the builtin scorer.
+func benchSearch() app.SearchConfig {
+	if lib := os.Getenv("SIGNALS_BENCH_ONNXRUNTIME"); lib != "" {
+		return app.SearchConfig{Provider: "onnx", ONNXRuntime: lib}
+	}
+	return app.SearchConfig{Provider: "builtin"}
+}
+
 // newFixture opens the database at path (a file, or a PostgreSQL URL with
 // the folder outbox for its mail), imports data and creates the account.
 func newFixture(path, outbox string, data []byte, index bool) (*fixture, error) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := app.New(ctx, app.Config{BaseURL: "http://bench", Database: path, Mail: app.MailConfig{Outbox: outbox}}, log)
+	a, err := app.New(ctx, app.Config{BaseURL: "http://bench", Database: path, Mail: app.MailConfig{Outbox: outbox},
+		Search: benchSearch()}, log)
 	if err != nil {
 		return nil, err
 	}
