@@ -1,10 +1,15 @@
 package app
 
 import (
+	"cmp"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -16,7 +21,7 @@ const maxLayers = 10
 // service. They stand side by side: what they share lies below them, and
 // only app wires them together.
 var deliveryUnits = []string{"internal/web", "internal/api", "internal/mcp", "internal/account",
-	"internal/oauth", "internal/discovery", "internal/digest"}
+	"internal/desk", "internal/oauth", "internal/discovery", "internal/digest"}
 
 // importUnits reads the production import graph from go list, by unit:
 // each folder directly under internal/ (with its sub-folders), each
@@ -180,5 +185,49 @@ func TestArchitectureFloors(t *testing.T) {
 	}
 	if want := floorsPicture(layers(importUnits(t))); shown != want {
 		t.Errorf("docs/architecture.md shows the floors as\n%s\nthe import graph has\n%s", shown, want)
+	}
+}
+
+// TestNoImportUnderItsOwnName keeps a package's name its own: inside a
+// production file no imported package answers to the importing package's
+// name (internal/mcp imports the MCP SDK as sdk), so that a qualified name
+// never reads as the package's own.
+func TestNoImportUnderItsOwnName(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.Dir}}{{"\t"}}{{.Name}}{{"\t"}}{{join .GoFiles " "}}`, "signals/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}}{{"\t"}}{{.Name}}`, "signals/...").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	names := map[string]string{} // import path -> package name
+	for _, line := range strings.Split(strings.TrimSpace(string(deps)), "\n") {
+		path, name, _ := strings.Cut(line, "\t")
+		names[path] = name
+	}
+	fset := token.NewFileSet()
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "\t", 3)
+		dir, pkg := parts[0], parts[1]
+		for _, name := range strings.Fields(parts[2]) {
+			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				as := ""
+				if imp.Name != nil {
+					as = imp.Name.Name
+				}
+				if as == "_" || as == "." {
+					continue
+				}
+				if cmp.Or(as, names[path]) == pkg {
+					t.Errorf("%s imports %s as %s, its own package's name", filepath.Join(dir, name), path, pkg)
+				}
+			}
+		}
 	}
 }

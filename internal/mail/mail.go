@@ -12,7 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/mail"
+	netmail "net/mail"
 	"net/url"
 	"strings"
 	"time"
@@ -61,7 +61,7 @@ type Config struct {
 
 // Mailer builds messages and hands them to SMTP or to the outbox.
 type Mailer struct {
-	from    *mail.Address
+	from    *netmail.Address
 	domain  string
 	deliver func(ctx context.Context, m *gomail.Msg) (where string, err error)
 	log     *slog.Logger
@@ -86,11 +86,11 @@ func (cfg Config) Check() error {
 	return err
 }
 
-func (cfg Config) sender() (*mail.Address, error) {
+func (cfg Config) sender() (*netmail.Address, error) {
 	if cfg.From == "" {
 		return nil, errors.New("mail: no sender address (SIGNALS_MAIL_FROM)")
 	}
-	from, err := mail.ParseAddress(cfg.From)
+	from, err := netmail.ParseAddress(cfg.From)
 	if err != nil {
 		return nil, fmt.Errorf("mail: SIGNALS_MAIL_FROM %q: %w", cfg.From, err)
 	}

@@ -14,7 +14,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"signals/internal/auth"
 	"signals/internal/consent"
@@ -72,7 +72,7 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	origin  string
-	server  *mcp.Server
+	server  *sdk.Server
 	handler http.Handler
 }
 
@@ -83,17 +83,17 @@ func New(cfg Config) *Server {
 	if version == "" {
 		version = "1"
 	}
-	s.server = mcp.NewServer(&mcp.Implementation{Name: "signals", Title: "Signals", Version: version}, &mcp.ServerOptions{
+	s.server = sdk.NewServer(&sdk.Implementation{Name: "signals", Title: "Signals", Version: version}, &sdk.ServerOptions{
 		Instructions: Instructions,
 		// Tools and resources, neither of which changes while serving.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}, Resources: &sdk.ResourceCapabilities{}},
 		Logger:       cfg.Log,
 	})
 	s.server.AddTool(listTool(), handle(s, s.list))
 	s.server.AddTool(getTool(), handle(s, s.get))
 	s.server.AddTool(searchTool(), handle(s, s.search))
 	s.addResources()
-	s.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.server }, &mcp.StreamableHTTPOptions{
+	s.handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.server }, &sdk.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
 		// The SDK's guard refuses any Host but localhost on a loopback
@@ -193,10 +193,10 @@ func originOf(base string) string {
 // counts a call. The SDK neither validates the arguments again nor
 // re-encodes the result: the bodies are fixed types whose conformance to
 // the output schemas the tests check.
-func handle[A any](s *Server, tool func(context.Context, A) *mcp.CallToolResult) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func handle[A any](s *Server, tool func(context.Context, A) *sdk.CallToolResult) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		var args A
-		var res *mcp.CallToolResult
+		var res *sdk.CallToolResult
 		if err := decodeArguments(req.Params.Arguments, &args); err != nil {
 			res = s.fail(ctx, err)
 		} else {
@@ -212,14 +212,14 @@ func handle[A any](s *Server, tool func(context.Context, A) *mcp.CallToolResult)
 
 // problemResult is a failed tool result carrying the problem of err, or
 // nil when the call's client went away: nobody is left to answer.
-func (s *Server) problemResult(ctx context.Context, err error) *mcp.CallToolResult {
+func (s *Server) problemResult(ctx context.Context, err error) *sdk.CallToolResult {
 	p := s.cfg.Problems.Resolve(exchangeFrom(ctx).request(), err)
 	if p == nil {
 		return nil
 	}
 	pointToResource(p)
 	body, _ := json.Marshal(p)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}},
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: string(body)}},
 		StructuredContent: json.RawMessage(body)}
 }
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"signals/internal/problem"
 	"signals/internal/reads"
@@ -27,15 +27,15 @@ func (s *Server) addResources() {
 			panic(err)
 		}
 		name := strings.TrimPrefix(e.Resource, "signals://")
-		s.server.AddResource(&mcp.Resource{
+		s.server.AddResource(&sdk.Resource{
 			URI:         e.Resource,
 			Name:        name,
 			Title:       e.Name + " keys",
 			Description: "Every value of the " + strings.ToLower(e.Name) + " filters, as a JSON array. " + e.Doc,
 			MIMEType:    "application/json",
 			Size:        int64(len(body)),
-		}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
+		}, func(_ context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{
 				{URI: req.Params.URI, MIMEType: "application/json", Text: string(body)},
 			}}, nil
 		})

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"signals/internal/model"
 	"signals/internal/reads"
@@ -20,34 +20,34 @@ const (
 	SearchTool = "search_signals"
 )
 
-func listTool() *mcp.Tool {
-	return &mcp.Tool{
+func listTool() *sdk.Tool {
+	return &sdk.Tool{
 		Name:  ListTool,
 		Title: "List signals",
 		Description: "Lists public signals, newest published first, a page at a time: each with its metadata and " +
 			fmt.Sprintf("the first %d characters of its text. ", model.ListSnippetChars) +
 			"Filters combine with AND, values within tags or sources with OR.",
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
+		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 		InputSchema:  listInput,
 		OutputSchema: outputSchema[reads.ListResponse](),
 	}
 }
 
-func getTool() *mcp.Tool {
-	return &mcp.Tool{
+func getTool() *sdk.Tool {
+	return &sdk.Tool{
 		Name:  GetTool,
 		Title: "Get a signal",
 		Description: "Reads one public signal by its id or page address: its metadata, source_url for " +
 			fmt.Sprintf("attribution and its text cut to %d characters (text_truncated says if it was). ", model.MaxTextChars) +
 			"A non-public id is a 404.",
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
+		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 		InputSchema:  getInput,
 		OutputSchema: outputSchema[reads.Signal](),
 	}
 }
 
-func searchTool() *mcp.Tool {
-	return &mcp.Tool{
+func searchTool() *sdk.Tool {
+	return &sdk.Tool{
 		Name:  SearchTool,
 		Title: "Search signals",
 		Description: fmt.Sprintf("Searches by meaning the newest %d signals inside the filters; returns those with "+
@@ -56,7 +56,7 @@ func searchTool() *mcp.Tool {
 			"a recent identical search is answered from the cache without using one. Do not retry a "+
 			"timed-out search automatically.",
 			search.WindowSize, search.Cutoff, model.MatchSnippetChars, model.InitialLimits.DailySearches),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
+		Annotations:  &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)},
 		InputSchema:  searchInput,
 		OutputSchema: outputSchema[reads.SearchResponse](),
 	}
@@ -65,7 +65,7 @@ func searchTool() *mcp.Tool {
 // handlers of the tools. Each validates first, then counts the call, then
 // answers: a call that fails validation never reaches the count.
 
-func (s *Server) list(ctx context.Context, args reads.ListRequest) *mcp.CallToolResult {
+func (s *Server) list(ctx context.Context, args reads.ListRequest) *sdk.CallToolResult {
 	q, err := args.Validate()
 	if err != nil {
 		return s.fail(ctx, err)
@@ -80,7 +80,7 @@ func (s *Server) list(ctx context.Context, args reads.ListRequest) *mcp.CallTool
 	return s.result(ctx, resp)
 }
 
-func (s *Server) get(ctx context.Context, args reads.GetRequest) *mcp.CallToolResult {
+func (s *Server) get(ctx context.Context, args reads.GetRequest) *sdk.CallToolResult {
 	id, err := args.Validate()
 	if err != nil {
 		return s.fail(ctx, err)
@@ -99,7 +99,7 @@ func (s *Server) get(ctx context.Context, args reads.GetRequest) *mcp.CallToolRe
 	return s.result(ctx, resp)
 }
 
-func (s *Server) search(ctx context.Context, req reads.SearchRequest) *mcp.CallToolResult {
+func (s *Server) search(ctx context.Context, req reads.SearchRequest) *sdk.CallToolResult {
 	if _, err := req.Validate(); err != nil {
 		return s.fail(ctx, err)
 	}
@@ -117,18 +117,18 @@ func (s *Server) search(ctx context.Context, req reads.SearchRequest) *mcp.CallT
 
 // result answers a tool call with the HTTP response body as structured
 // content and, for clients that read only text, as JSON text.
-func (s *Server) result(ctx context.Context, body any) *mcp.CallToolResult {
+func (s *Server) result(ctx context.Context, body any) *sdk.CallToolResult {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return s.fail(ctx, err)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}},
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b)}
 }
 
 // fail answers a tool call with the problem of err: isError true, the
 // problem as structured content and as JSON text; nil when the client
 // went away.
-func (s *Server) fail(ctx context.Context, err error) *mcp.CallToolResult {
+func (s *Server) fail(ctx context.Context, err error) *sdk.CallToolResult {
 	return s.problemResult(ctx, err)
 }

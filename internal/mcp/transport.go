@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"signals/internal/failure"
 	"signals/internal/reads"
@@ -56,7 +56,7 @@ func readMessage(w http.ResponseWriter, r *http.Request) (jsonrpc.Message, error
 			[]string{"application/json", "text/event-stream"})
 	}
 	// A version newer than the SDK knows is negotiated inside the message.
-	versions := mcp.SupportedProtocolVersions()
+	versions := sdk.SupportedProtocolVersions()
 	if v := r.Header.Get(protocolVersionHeader); v != "" && !slices.Contains(versions, v) && v < slices.Max(versions) {
 		return nil, failure.Invalid(protocolVersionHeader, "must be a protocol version that this server supports", versions)
 	}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"signals/internal/store"
 	"signals/internal/store/postgres/pgtest"
 	"signals/internal/store/storetest"
@@ -58,17 +56,7 @@ func TestUpgradeFromBefore0016(t *testing.T) {
 // functions and triggers, and the migrations it applied.
 func schemaObjects(t *testing.T, conn string) (objects, applied []string) {
 	db := open(t, conn)
-	read := func(query string) []string {
-		rows, err := db.pool.Query(context.Background(), query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	read := func(query string) []string { return column(t, db, query) }
 	return read(`SELECT 'table ' || table_name FROM information_schema.tables WHERE table_schema = current_schema()
 		UNION ALL SELECT 'column ' || table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns
 			WHERE table_schema = current_schema()

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"modernc.org/sqlite"
+	sqlitedriver "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"signals/internal/store"
@@ -64,7 +64,7 @@ var dialect = sqlstore.Dialect{
 
 // constraint translates SQLite's constraint errors into the store's.
 func constraint(err error) error {
-	var e *sqlite.Error
+	var e *sqlitedriver.Error
 	if errors.As(err, &e) {
 		switch e.Code() {
 		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
