@@ -26,9 +26,17 @@ import (
 	"signals/internal/store"
 )
 
+// Store is what the API reads: public signals, listed or one by one, and
+// the generation of the data, which its cache of list bodies follows.
+type Store interface {
+	reads.Lister
+	GetSignal(ctx context.Context, id string) (model.Signal, error)
+	Generation(ctx context.Context) (int64, error)
+}
+
 // API answers read requests for public signals.
 type API struct {
-	Store    store.Store
+	Store    Store
 	Searcher *search.Service
 	Problems problem.Renderer
 	BaseURL  string

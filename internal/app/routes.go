@@ -23,15 +23,20 @@ import (
 // key needs an API key and counts the request against the account's
 // allowances; withSession loads the visitor's session, and signedIn needs
 // one; changes reads a form that changes something and refuses it
-// cross-site, and form only reads it. A path answers the methods it does
-// not serve with 405 and Allow, in the medium of its group: problem+json
-// (api), an account page (page) or a website page (site, file).
+// cross-site, and form only reads it; editors lets only a desk editor
+// with a recent sign-in through. Each group is named by how its routes
+// refuse (a 404, a 405 with Allow, a failure): problemJSON with
+// application/problem+json (the API, MCP, discovery and the OAuth JSON
+// endpoints), privatePage with a private HTML page (sign-in, the account
+// area, OAuth consent, the desk), publicPage and publicFile with the
+// website's error page (publicPage loads the visitor's session for its
+// navigation; feeds, assets and the like do not).
 func (a *App) routes() http.Handler {
 	t := newRouteTable()
-	api := t.group(a.problems.Write)
-	page := t.group(a.privateError)
-	site := t.group(a.site.Error, a.sessions.Load)
-	file := t.group(a.site.Error)
+	problemJSON := t.group(a.problems.Write)
+	privatePage := t.group(a.privateError)
+	publicPage := t.group(a.site.Error, a.sessions.Load)
+	publicFile := t.group(a.site.Error)
 	key := func(h http.HandlerFunc) http.Handler { return a.auth.Require(a.limiter.Count(h)) }
 	withSession := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(h) }
 	signedIn := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(session.Require(h)) }
@@ -39,74 +44,74 @@ func (a *App) routes() http.Handler {
 	editors := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(a.desk.Editors(h)) }
 
 	// JSON read API (API key); any other path under /api is a JSON 404.
-	api.handle("GET "+reads.SignalsPath, key(a.api.HandleList))
-	api.handle("GET "+reads.SignalsPath+"/", key(a.api.HandleGet)) // "search" too: a signal's id
-	api.handle("POST "+reads.SearchPath, key(a.api.HandleSearch))
-	api.handle("GET "+reads.UsagePath, key(a.api.HandleUsage))
+	problemJSON.handle("GET "+reads.SignalsPath, key(a.api.HandleList))
+	problemJSON.handle("GET "+reads.SignalsPath+"/", key(a.api.HandleGet)) // "search" too: a signal's id
+	problemJSON.handle("POST "+reads.SearchPath, key(a.api.HandleSearch))
+	problemJSON.handle("GET "+reads.UsagePath, key(a.api.HandleUsage))
 	for _, p := range []string{"/api", "/api/", reads.Prefix, reads.Prefix + "/"} {
-		api.handle(p, http.HandlerFunc(a.api.NotFound))
+		problemJSON.handle(p, http.HandlerFunc(a.api.NotFound))
 	}
 
 	// MCP (Streamable HTTP, stateless; API key or OAuth access token).
-	api.handle("POST "+mcp.Path, a.mcp)
+	problemJSON.handle("POST "+mcp.Path, a.mcp)
 
 	// Discovery documents, health checks and /.well-known.
 	for _, rt := range a.discovery.Routes() {
-		api.handle(rt.Pattern, rt.Handler)
+		problemJSON.handle(rt.Pattern, rt.Handler)
 	}
 
 	// Sign-in, the account area and unsubscription (HTML; docs/accounts-and-mail.md).
 	// One-click unsubscription is posted by mail providers, with the token
 	// as its only authority, so no origin check applies to it.
-	page.handle("GET "+session.SignInPath, withSession(a.account.SignInForm))
-	page.handle("POST "+session.SignInPath, changes(withSession(a.account.RequestLink)))
-	page.handle("GET "+account.ConfirmPath, withSession(a.account.ConfirmForm))
-	page.handle("POST "+account.ConfirmPath, changes(http.HandlerFunc(a.account.Confirm)))
-	page.handle("POST /sign-out", changes(withSession(a.account.SignOut)))
-	page.handle("GET /account", signedIn(a.account.Account))
-	page.handle("POST /account/keys", changes(signedIn(a.account.CreateKey)))
-	page.handle("GET /account/keys/{id}/revoke", signedIn(a.account.RevokeKeyForm))
-	page.handle("POST /account/keys/{id}/revoke", changes(signedIn(a.account.RevokeKey)))
-	page.handle("POST /account/keys/{id}/rename", changes(signedIn(a.account.RenameKey)))
-	page.handle("POST /account/connections/{id}/disconnect", changes(signedIn(a.account.Disconnect)))
-	page.handle("POST /account/interests", changes(signedIn(a.account.SaveInterests)))
-	page.handle("POST /account/interests/stop", changes(signedIn(a.account.StopInterests)))
-	page.handle("POST /account/delete", changes(signedIn(a.account.Delete)))
-	page.handle("/account/", withSession(a.account.NotFound))
+	privatePage.handle("GET "+session.SignInPath, withSession(a.account.SignInForm))
+	privatePage.handle("POST "+session.SignInPath, changes(withSession(a.account.RequestLink)))
+	privatePage.handle("GET "+account.ConfirmPath, withSession(a.account.ConfirmForm))
+	privatePage.handle("POST "+account.ConfirmPath, changes(http.HandlerFunc(a.account.Confirm)))
+	privatePage.handle("POST /sign-out", changes(withSession(a.account.SignOut)))
+	privatePage.handle("GET /account", signedIn(a.account.Account))
+	privatePage.handle("POST /account/keys", changes(signedIn(a.account.CreateKey)))
+	privatePage.handle("GET /account/keys/{id}/revoke", signedIn(a.account.RevokeKeyForm))
+	privatePage.handle("POST /account/keys/{id}/revoke", changes(signedIn(a.account.RevokeKey)))
+	privatePage.handle("POST /account/keys/{id}/rename", changes(signedIn(a.account.RenameKey)))
+	privatePage.handle("POST /account/connections/{id}/disconnect", changes(signedIn(a.account.Disconnect)))
+	privatePage.handle("POST /account/interests", changes(signedIn(a.account.SaveInterests)))
+	privatePage.handle("POST /account/interests/stop", changes(signedIn(a.account.StopInterests)))
+	privatePage.handle("POST /account/delete", changes(signedIn(a.account.Delete)))
+	privatePage.handle("/account/", withSession(a.account.NotFound))
 	// The editor's desk (docs/desk.md): signed-in editors whose sign-in
 	// is younger than desk.SignInAge; the session cookie alone, never a
 	// key or a token.
-	page.handle("GET "+desk.Path, editors(a.desk.Queue))
-	page.handle("POST "+desk.DecidePath, changes(editors(a.desk.Decide)))
-	page.handle("POST "+desk.DeletePath, changes(editors(a.desk.Delete)))
-	page.handle("GET "+desk.LogPath, editors(a.desk.Log))
-	page.handle("GET "+desk.ExportPath, editors(a.desk.Export))
-	page.handle(desk.Path+"/", withSession(a.desk.NotFound))
-	page.handle("GET "+digest.UnsubscribePath, http.HandlerFunc(a.account.UnsubscribeForm))
-	page.handle("POST "+digest.UnsubscribePath, form(http.HandlerFunc(a.account.Unsubscribe)))
+	privatePage.handle("GET "+desk.Path, editors(a.desk.Queue))
+	privatePage.handle("POST "+desk.DecidePath, changes(editors(a.desk.Decide)))
+	privatePage.handle("POST "+desk.DeletePath, changes(editors(a.desk.Delete)))
+	privatePage.handle("GET "+desk.LogPath, editors(a.desk.Log))
+	privatePage.handle("GET "+desk.ExportPath, editors(a.desk.Export))
+	privatePage.handle(desk.Path+"/", withSession(a.desk.NotFound))
+	privatePage.handle("GET "+digest.UnsubscribePath, http.HandlerFunc(a.account.UnsubscribeForm))
+	privatePage.handle("POST "+digest.UnsubscribePath, form(http.HandlerFunc(a.account.Unsubscribe)))
 
 	// OAuth for MCP (docs/mcp.md and docs/accounts-and-mail.md): metadata; the authorization
 	// endpoint, a consent page; the JSON token, registration and revocation.
-	api.handle("GET "+consent.ProtectedResourcePath, http.HandlerFunc(a.oauth.ProtectedResource))
-	api.handle("GET "+oauth.AuthorizationServerPath, http.HandlerFunc(a.oauth.AuthorizationServer))
-	page.handle("GET "+oauth.AuthorizePath, withSession(a.oauth.Authorize))
-	page.handle("POST "+oauth.AuthorizePath, changes(withSession(a.oauth.Decide)))
-	api.handle("POST "+oauth.TokenPath, http.HandlerFunc(a.oauth.Token))
-	api.handle("POST "+oauth.RegisterPath, http.HandlerFunc(a.oauth.Register))
-	api.handle("POST "+oauth.RevokePath, http.HandlerFunc(a.oauth.Revoke))
+	problemJSON.handle("GET "+consent.ProtectedResourcePath, http.HandlerFunc(a.oauth.ProtectedResource))
+	problemJSON.handle("GET "+oauth.AuthorizationServerPath, http.HandlerFunc(a.oauth.AuthorizationServer))
+	privatePage.handle("GET "+oauth.AuthorizePath, withSession(a.oauth.Authorize))
+	privatePage.handle("POST "+oauth.AuthorizePath, changes(withSession(a.oauth.Decide)))
+	problemJSON.handle("POST "+oauth.TokenPath, http.HandlerFunc(a.oauth.Token))
+	problemJSON.handle("POST "+oauth.RegisterPath, http.HandlerFunc(a.oauth.Register))
+	problemJSON.handle("POST "+oauth.RevokePath, http.HandlerFunc(a.oauth.Revoke))
 
 	// The website: pages (HTML, or Markdown on request; search by meaning
 	// for a signed-in person) name the visitor's account in their
 	// navigation; feeds, assets and the like do not.
 	for _, rt := range a.site.Pages() {
-		site.handle(rt.Pattern, withSession(rt.Handler))
+		publicPage.handle(rt.Pattern, withSession(rt.Handler))
 	}
 	for _, rt := range a.site.Files() {
-		file.handle(rt.Pattern, rt.Handler)
+		publicFile.handle(rt.Pattern, rt.Handler)
 	}
 	// Any other path is a 404 page (JSON or Markdown to a client that
 	// prefers it); /api and /.well-known answer their own 404s above.
-	site.handle("/", withSession(a.site.NotFound))
+	publicPage.handle("/", withSession(a.site.NotFound))
 
 	a.table = t.routes
 	return a.outer(t.handler())

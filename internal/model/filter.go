@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"signals/internal/failure"
@@ -88,4 +90,62 @@ func ParseObservedAfter(param, v string) (*Time, error) {
 		return nil, failure.Malformed(param, err.Error())
 	}
 	return &t, nil
+}
+
+// FilterParams are the parameters of a feed or a hub filter: a listing's,
+// without paging.
+var FilterParams = []string{"tags", "sources", "language", "country", "q", "observed_after"}
+
+// CanonicalQuery writes the filter of q as a query string in a fixed order
+// (tags and sources comma-separated), adding page and page_size when they
+// differ from their defaults. Equal filters give equal strings.
+func CanonicalQuery(q ListQuery) string {
+	v := FilterValues(q.Filter, q.Q)
+	s := encodeOrdered(v, FilterParams)
+	add := func(name string, n, def int) {
+		if n != def && n != 0 {
+			if s != "" {
+				s += "&"
+			}
+			s += name + "=" + strconv.Itoa(n)
+		}
+	}
+	add("page_size", q.PageSize, DefaultPageSize)
+	add("page", q.Page, 1)
+	return s
+}
+
+// FilterValues returns the parameters that express f and q.
+func FilterValues(f Filter, q string) url.Values {
+	v := url.Values{}
+	if len(f.Tags) > 0 {
+		v.Set("tags", strings.Join(f.Tags, ","))
+	}
+	if len(f.Sources) > 0 {
+		v.Set("sources", strings.Join(f.Sources, ","))
+	}
+	if len(f.Languages) > 0 {
+		v.Set("language", f.Languages[0])
+	}
+	if len(f.Countries) > 0 {
+		v.Set("country", f.Countries[0])
+	}
+	if q != "" {
+		v.Set("q", q)
+	}
+	if f.ObservedAfter != nil {
+		v.Set("observed_after", f.ObservedAfter.String())
+	}
+	return v
+}
+
+func encodeOrdered(v url.Values, order []string) string {
+	var parts []string
+	for _, name := range order {
+		if x := v.Get(name); x != "" {
+			// Commas separate values; they need no escaping.
+			parts = append(parts, name+"="+strings.ReplaceAll(url.QueryEscape(x), "%2C", ","))
+		}
+	}
+	return strings.Join(parts, "&")
 }

@@ -3,6 +3,7 @@
 package model
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -23,7 +24,7 @@ var (
 // Other words for the values of the filters, written as keys (lower case,
 // words joined by _), so that a refused value can suggest the one it
 // means: "fundraising" is refused with funding suggested. Spelling is
-// handled apart (failure.Close); these are words of the same meaning. A
+// handled apart (failure.Suggest); these are words of the same meaning. A
 // word is listed only where one value clearly owns it.
 var (
 	TagAliases = map[string]string{
@@ -148,4 +149,26 @@ func SplitList(values []string) []string {
 		}
 	}
 	return out
+}
+
+// SafeURL returns a source link that is an absolute http(s) URL with every
+// byte that could end a Markdown link or an HTML attribute percent-encoded,
+// or "" when the stored value is not one (imports refuse those).
+func SafeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	s := u.String()
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`<>()[]"'\`+"`", c) >= 0 {
+			b.WriteString("%")
+			b.WriteString(strings.ToUpper(string("0123456789abcdef"[c>>4]) + string("0123456789abcdef"[c&15])))
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -2,10 +2,12 @@ package web
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 
 	"signals/internal/model"
+	"signals/internal/reads"
 )
 
 // untrustedNote heads every Markdown view of signals.
@@ -121,4 +123,22 @@ func (s *Site) appendSignalMarkdown(b []byte, n int, sig model.Signal) []byte {
 		b = fmt.Appendf(b, "- Snippet: the first %d of %d characters.\n", model.ListSnippetChars, sig.TextChars)
 	}
 	return appendMDBlock(append(b, '\n'), v.Snippet)
+}
+
+// MarkdownSuffix turns a page's path into the path of its Markdown
+// representation ("/developers/api.md"), for readers such as llms.txt's
+// that follow a link but send no Accept: text/markdown. A signal's page
+// has its Markdown at such an address too.
+const MarkdownSuffix = reads.MarkdownSuffix
+
+// docMarkdown serves a fixed page's Markdown at its path plus ".md",
+// whatever the request accepts.
+func (s *Site) docMarkdown(w http.ResponseWriter, r *http.Request) {
+	d := s.docOr404(w, r, strings.TrimSuffix(r.URL.Path, MarkdownSuffix))
+	if d == nil {
+		return
+	}
+	w.Header().Set("Cache-Control", "private, no-cache")
+	canonicalLink(w.Header(), s.base+strings.TrimSuffix(r.URL.EscapedPath(), MarkdownSuffix))
+	writeMarkdown(w, r, http.StatusOK, d.markdown)
 }

@@ -20,11 +20,11 @@ const maxQuoted = 40
 
 // NotAllowed reports value, given for param, as outside the allowed values.
 // The detail quotes the value and asks whether one of the closest allowed
-// values was meant (Close); aliases map other common names of a value
+// values was meant (Suggest); aliases map other common names of a value
 // (usa, uk) to it.
 func NotAllowed(param, value, message string, allowed []string, aliases map[string]string) *Error {
 	e := Invalid(param, message, allowed)
-	e.SuggestedValues = Close(value, allowed, aliases)
+	e.SuggestedValues = Suggest(value, allowed, aliases)
 	e.Detail += ", got " + quote(value)
 	if len(e.SuggestedValues) > 0 {
 		e.Detail += "; did you mean " + orList(e.SuggestedValues) + "?"
@@ -32,13 +32,13 @@ func NotAllowed(param, value, message string, allowed []string, aliases map[stri
 	return e
 }
 
-// Close returns up to MaxSuggested values of allowed that value may have
+// Suggest returns up to MaxSuggested values of allowed that value may have
 // meant, closest first: the value written as a key (case, spaces and
 // hyphens aside), an alias of it, an allowed value that it starts (united
 // for united_states) or that starts it (english for en), one that contains
 // it (korea for south_korea), then values within a few typing mistakes of
 // it (frnace for france).
-func Close(value string, allowed []string, aliases map[string]string) []string {
+func Suggest(value string, allowed []string, aliases map[string]string) []string {
 	key := strings.Join(strings.FieldsFunc(strings.ToLower(value), func(r rune) bool {
 		return r == ' ' || r == '-' || r == '_' || r == '.' || r == '\''
 	}), "_")

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestClose(t *testing.T) {
+func TestSuggest(t *testing.T) {
 	countries := []string{"canada", "cote_d_ivoire", "france", "north_korea", "south_korea", "united_arab_emirates", "united_kingdom", "united_states"}
 	aliases := map[string]string{"usa": "united_states", "uk": "united_kingdom"}
 	for _, tc := range []struct {
@@ -26,12 +26,12 @@ func TestClose(t *testing.T) {
 		{"", nil},
 		{strings.Repeat("x", 10000), nil},
 	} {
-		if got := Close(tc.value, countries, aliases); !slices.Equal(got, tc.want) {
-			t.Errorf("Close(%.20q) = %q, want %q", tc.value, got, tc.want)
+		if got := Suggest(tc.value, countries, aliases); !slices.Equal(got, tc.want) {
+			t.Errorf("Suggest(%.20q) = %q, want %q", tc.value, got, tc.want)
 		}
 	}
-	if got := Close("e", strings.Fields("ea eb ec ed ee ef eg"), nil); len(got) != MaxSuggested {
-		t.Errorf("Close gave %d values, want at most %d", len(got), MaxSuggested)
+	if got := Suggest("e", strings.Fields("ea eb ec ed ee ef eg"), nil); len(got) != MaxSuggested {
+		t.Errorf("Suggest gave %d values, want at most %d", len(got), MaxSuggested)
 	}
 }
 
