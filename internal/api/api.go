@@ -17,11 +17,11 @@ import (
 
 	"signals/internal/auth"
 	"signals/internal/failure"
-	"signals/internal/feed"
 	"signals/internal/gzipped"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/reads"
+	"signals/internal/rendered"
 	"signals/internal/search"
 	"signals/internal/store"
 )
@@ -47,7 +47,7 @@ type API struct {
 	// lists keeps encoded list bodies until the data changes: a body
 	// depends only on the data and the canonical query, never on the
 	// account (quota headers are set beside it).
-	lists feed.Cache
+	lists rendered.Cache
 	// queries keeps the listings' parsed query strings.
 	queries parsedQueries
 	// aliases are the deprecation headers, made at the first answer.

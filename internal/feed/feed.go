@@ -1,5 +1,5 @@
 // Package feed writes public signals as JSON Feed 1.1, RSS 2.0 and Atom
-// 1.0 documents, and keeps the documents it wrote until the data changes.
+// 1.0 documents (package rendered keeps them until the data changes).
 package feed
 
 import (

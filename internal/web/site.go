@@ -23,6 +23,7 @@ import (
 	"signals/internal/feed"
 	"signals/internal/model"
 	"signals/internal/problem"
+	"signals/internal/rendered"
 	"signals/internal/store"
 )
 
@@ -75,7 +76,7 @@ type Site struct {
 	// articles renders articles: GFM without raw HTML, which goldmark
 	// leaves out unless told otherwise.
 	articles goldmark.Markdown
-	feeds    *feed.Cache
+	feeds    *rendered.Cache
 
 	// forms keeps rendered filter forms by filter for one generation of
 	// the data: the country list makes the form the largest part of a
@@ -93,7 +94,7 @@ const maxForms = 256
 
 // New builds the site for the service's base URL.
 func New(cfg Config) (*Site, error) {
-	s := &Site{cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/"), feeds: &feed.Cache{},
+	s := &Site{cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/"), feeds: &rendered.Cache{},
 		articles: goldmark.New(goldmark.WithExtensions(extension.GFM))}
 	var err error
 	if s.assets, err = loadAssets(); err != nil {

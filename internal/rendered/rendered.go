@@ -1,4 +1,7 @@
-package feed
+// Package rendered keeps rendered documents (the website's feeds, the
+// API's list bodies) until the data they were rendered from changes, each
+// with its validators and, once asked for, its gzipped bytes.
+package rendered
 
 import (
 	"crypto/sha256"
