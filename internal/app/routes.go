@@ -23,14 +23,14 @@ import (
 // key needs an API key and counts the request against the account's
 // allowances; withSession loads the visitor's session, and signedIn needs
 // one; changes reads a form that changes something and refuses it
-// cross-site, and form only reads it; editors lets only a desk editor
-// with a recent sign-in through. Each group is named by how its routes
-// refuse (a 404, a 405 with Allow, a failure): problemJSON with
-// application/problem+json (the API, MCP, discovery and the OAuth JSON
-// endpoints), privatePage with a private HTML page (sign-in, the account
-// area, OAuth consent, the desk), publicPage and publicFile with the
-// website's error page (publicPage loads the visitor's session for its
-// navigation; feeds, assets and the like do not).
+// cross-site, and form only reads it; the desk's routes (deskRoutes) add
+// editors. Each group is named by how its routes refuse (a 404, a 405 with
+// Allow, a failure): problemJSON with application/problem+json (the API,
+// MCP, discovery and the OAuth JSON endpoints), privatePage with a private
+// HTML page (sign-in, the account area, OAuth consent, the desk),
+// publicPage and publicFile with the website's error page (publicPage
+// loads the visitor's session for its navigation; feeds, assets and the
+// like do not).
 func (a *App) routes() http.Handler {
 	t := newRouteTable()
 	problemJSON := t.group(a.problems.Write)
@@ -41,7 +41,6 @@ func (a *App) routes() http.Handler {
 	withSession := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(h) }
 	signedIn := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(session.Require(h)) }
 	changes, form := a.forms.changes, a.forms.read
-	editors := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(a.desk.Editors(h)) }
 
 	// JSON read API (API key); any other path under /api is a JSON 404.
 	problemJSON.handle("GET "+reads.SignalsPath, key(a.api.HandleList))
@@ -78,15 +77,7 @@ func (a *App) routes() http.Handler {
 	privatePage.handle("POST /account/interests/stop", changes(signedIn(a.account.StopInterests)))
 	privatePage.handle("POST /account/delete", changes(signedIn(a.account.Delete)))
 	privatePage.handle("/account/", withSession(a.account.NotFound))
-	// The editor's desk (docs/desk.md): signed-in editors whose sign-in
-	// is younger than desk.SignInAge; the session cookie alone, never a
-	// key or a token.
-	privatePage.handle("GET "+desk.Path, editors(a.desk.Queue))
-	privatePage.handle("POST "+desk.DecidePath, changes(editors(a.desk.Decide)))
-	privatePage.handle("POST "+desk.DeletePath, changes(editors(a.desk.Delete)))
-	privatePage.handle("GET "+desk.LogPath, editors(a.desk.Log))
-	privatePage.handle("GET "+desk.ExportPath, editors(a.desk.Export))
-	privatePage.handle(desk.Path+"/", withSession(a.desk.NotFound))
+	a.deskRoutes(privatePage)
 	privatePage.handle("GET "+digest.UnsubscribePath, http.HandlerFunc(a.account.UnsubscribeForm))
 	privatePage.handle("POST "+digest.UnsubscribePath, form(http.HandlerFunc(a.account.Unsubscribe)))
 
@@ -115,6 +106,21 @@ func (a *App) routes() http.Handler {
 
 	a.table = t.routes
 	return a.outer(t.handler())
+}
+
+// deskRoutes are the routes of the editor's desk (docs/desk.md), in the
+// route table among the private pages: editors lets through only a
+// signed-in editor whose sign-in is younger than desk.SignInAge, by the
+// session cookie alone, never a key or a token.
+func (a *App) deskRoutes(privatePage routeGroup) {
+	editors := func(h http.HandlerFunc) http.Handler { return a.sessions.Load(a.desk.Editors(h)) }
+	changes := a.forms.changes
+	privatePage.handle("GET "+desk.Path, editors(a.desk.Queue))
+	privatePage.handle("POST "+desk.DecidePath, changes(editors(a.desk.Decide)))
+	privatePage.handle("POST "+desk.DeletePath, changes(editors(a.desk.Delete)))
+	privatePage.handle("GET "+desk.LogPath, editors(a.desk.Log))
+	privatePage.handle("GET "+desk.ExportPath, editors(a.desk.Export))
+	privatePage.handle(desk.Path+"/", a.sessions.Load(http.HandlerFunc(a.desk.NotFound)))
 }
 
 // outer is the middleware every request passes before the route table.

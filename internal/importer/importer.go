@@ -133,7 +133,14 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 	if err := tx.Commit(); err != nil {
 		return res, err
 	}
-	written := tx.Written()
+	res.count(order, existing, takenDown, tx.Written())
+	return res, nil
+}
+
+// count sorts the file's ids, each once and in file order, by what the
+// import did to them: skipped as taken down, new, updated (written over a
+// stored signal) or unchanged.
+func (res *Result) count(order []string, existing, takenDown, written map[string]bool) {
 	for _, id := range order {
 		switch {
 		case takenDown[id]:
@@ -147,7 +154,6 @@ func Import(ctx context.Context, r io.Reader, st store.Signals, opt Options) (Re
 		}
 	}
 	res.Imported = res.New + res.Updated + res.Unchanged
-	return res, nil
 }
 
 // decoded is one non-blank line, decoded and validated.
