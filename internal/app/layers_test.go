@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -226,6 +227,45 @@ func TestNoImportUnderItsOwnName(t *testing.T) {
 				}
 				if cmp.Or(as, names[path]) == pkg {
 					t.Errorf("%s imports %s as %s, its own package's name", filepath.Join(dir, name), path, pkg)
+				}
+			}
+		}
+	}
+}
+
+// Bounds on production code that keep it readable in one screen or a few.
+const (
+	maxFunctionLines = 80
+	maxFileLines     = 600
+)
+
+// TestShortFunctionsAndFiles keeps every production function (its
+// declaration to its closing brace) at most maxFunctionLines long and
+// every production file at most maxFileLines.
+func TestShortFunctionsAndFiles(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.Dir}}{{"\t"}}{{join .GoFiles " "}}`, "signals/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		dir, files, _ := strings.Cut(line, "\t")
+		for _, name := range strings.Fields(files) {
+			path := filepath.Join(dir, name)
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := fset.File(f.Pos()).LineCount(); n > maxFileLines {
+				t.Errorf("%s: %d lines, more than %d", path, n, maxFileLines)
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > maxFunctionLines {
+					t.Errorf("%s: %s is %d lines long, more than %d", path, fd.Name.Name, n, maxFunctionLines)
 				}
 			}
 		}

@@ -59,49 +59,9 @@ func main() {
 		}
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *c, DisableCompression: true}, Timeout: 30 * time.Second}
-	type target struct {
-		name, base string
-		keys       []string
-		lat        []time.Duration
-		took       time.Duration
-		bytes      int
-	}
 	targets := []*target{{name: "a", base: *a, keys: keysA}, {name: "b", base: *b, keys: []string{*keyB}}}
 	for i := range 2 * *n {
-		t := targets[i%2]
-		deadline := time.Now().Add(*slice)
-		lat := make([][]time.Duration, *c)
-		var wg sync.WaitGroup
-		start := time.Now()
-		for w := range *c {
-			wg.Go(func() {
-				key := t.keys[w%len(t.keys)]
-				for time.Now().Before(deadline) {
-					req, _ := http.NewRequest(http.MethodGet, t.base+*path, nil)
-					req.Header.Set("Authorization", "Bearer "+key)
-					if *gzip {
-						req.Header.Set("Accept-Encoding", "gzip")
-					}
-					s := time.Now()
-					resp, err := client.Do(req)
-					if err != nil {
-						fail(err.Error())
-					}
-					body, err := io.ReadAll(resp.Body)
-					resp.Body.Close()
-					if err != nil || resp.StatusCode != http.StatusOK {
-						fail(fmt.Sprintf("%s: %d %v %s", t.base, resp.StatusCode, err, body))
-					}
-					lat[w] = append(lat[w], time.Since(s))
-					if w == 0 {
-						t.bytes = len(body)
-					}
-				}
-			})
-		}
-		wg.Wait()
-		t.took += time.Since(start)
-		t.lat = append(t.lat, slices.Concat(lat...)...)
+		targets[i%2].slice(client, *path, *c, *slice, *gzip)
 	}
 	rate := func(t *target) float64 { return float64(len(t.lat)) / t.took.Seconds() }
 	for _, t := range targets {
@@ -110,6 +70,54 @@ func main() {
 			len(t.lat), rate(t), ms(t.lat[len(t.lat)/2]), ms(t.lat[len(t.lat)*99/100]), t.bytes)
 	}
 	fmt.Printf("a/b throughput ratio %.2f\n", rate(targets[0])/rate(targets[1]))
+}
+
+// target is one of the servers compared, and what its slices measured.
+type target struct {
+	name, base string
+	keys       []string
+	lat        []time.Duration
+	took       time.Duration
+	bytes      int
+}
+
+// slice loads t with c keep-alive clients for one slice of time, each
+// sending GET path with one of t's keys in turn, and adds what they
+// measured.
+func (t *target) slice(client *http.Client, path string, c int, slice time.Duration, gzip bool) {
+	deadline := time.Now().Add(slice)
+	lat := make([][]time.Duration, c)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range c {
+		wg.Go(func() {
+			key := t.keys[w%len(t.keys)]
+			for time.Now().Before(deadline) {
+				req, _ := http.NewRequest(http.MethodGet, t.base+path, nil)
+				req.Header.Set("Authorization", "Bearer "+key)
+				if gzip {
+					req.Header.Set("Accept-Encoding", "gzip")
+				}
+				s := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					fail(err.Error())
+				}
+				body, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil || resp.StatusCode != http.StatusOK {
+					fail(fmt.Sprintf("%s: %d %v %s", t.base, resp.StatusCode, err, body))
+				}
+				lat[w] = append(lat[w], time.Since(s))
+				if w == 0 {
+					t.bytes = len(body)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.took += time.Since(start)
+	t.lat = append(t.lat, slices.Concat(lat...)...)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }

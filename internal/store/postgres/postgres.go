@@ -245,37 +245,7 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) (migrated []string, err e
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1, hashtext(current_schema()))`, migrationLock); err != nil {
 		return nil, err
 	}
-	// applied_by names the build that applied each migration, for the
-	// refusal of an older build (sqlstore.CheckKnown); rows from before it
-	// was kept hold NULL.
-	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version TEXT PRIMARY KEY, applied_ns BIGINT NOT NULL)`); err != nil {
-		return nil, err
-	}
-	// Altered once: an ALTER TABLE takes the table's strongest lock even
-	// when it has nothing to do.
-	var recorded bool
-	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
-		WHERE table_schema = current_schema() AND table_name = 'schema_migrations' AND column_name = 'applied_by')`).Scan(&recorded); err != nil {
-		return nil, err
-	}
-	if !recorded {
-		if _, err := conn.Exec(ctx, `ALTER TABLE schema_migrations ADD COLUMN applied_by TEXT`); err != nil {
-			return nil, err
-		}
-	}
-	rows, err := conn.Query(ctx, `SELECT version, coalesce(applied_by, '') FROM schema_migrations`)
-	if err != nil {
-		return nil, err
-	}
-	appliedBy := map[string]string{}
-	var applied []string
-	var version, by string
-	_, err = pgx.ForEachRow(rows, []any{&version, &by}, func() error {
-		appliedBy[version] = by
-		applied = append(applied, version)
-		return nil
-	})
+	appliedBy, applied, err := appliedMigrations(ctx, conn)
 	if err != nil {
 		return nil, err
 	}
@@ -311,6 +281,42 @@ func migrate(ctx context.Context, cfg *pgx.ConnConfig) (migrated []string, err e
 	}
 	_, err = conn.Exec(ctx, `SELECT pg_advisory_unlock($1, hashtext(current_schema()))`, migrationLock)
 	return migrated, err
+}
+
+// appliedMigrations creates the table that records migrations where it is
+// missing, and reads it: the build that applied each migration (for the
+// refusal of an older build, sqlstore.CheckKnown; "" for rows from before
+// it was kept), and the versions applied.
+func appliedMigrations(ctx context.Context, conn *pgx.Conn) (map[string]string, []string, error) {
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version TEXT PRIMARY KEY, applied_ns BIGINT NOT NULL)`); err != nil {
+		return nil, nil, err
+	}
+	// Altered once: an ALTER TABLE takes the table's strongest lock even
+	// when it has nothing to do.
+	var recorded bool
+	if err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+		WHERE table_schema = current_schema() AND table_name = 'schema_migrations' AND column_name = 'applied_by')`).Scan(&recorded); err != nil {
+		return nil, nil, err
+	}
+	if !recorded {
+		if _, err := conn.Exec(ctx, `ALTER TABLE schema_migrations ADD COLUMN applied_by TEXT`); err != nil {
+			return nil, nil, err
+		}
+	}
+	rows, err := conn.Query(ctx, `SELECT version, coalesce(applied_by, '') FROM schema_migrations`)
+	if err != nil {
+		return nil, nil, err
+	}
+	appliedBy := map[string]string{}
+	var applied []string
+	var version, by string
+	_, err = pgx.ForEachRow(rows, []any{&version, &by}, func() error {
+		appliedBy[version] = by
+		applied = append(applied, version)
+		return nil
+	})
+	return appliedBy, applied, err
 }
 
 // Migrated implements store.Store.
