@@ -78,7 +78,9 @@ func serveTestApp(t testing.TB, cfg Config, log *slog.Logger, opts ...Option) *t
 func (ta *testApp) put(signals ...model.Signal) { storetest.Put(ta.t, ta.Store(), signals...) }
 
 // do sends a request with the app's key (unless a header overrides it) and
-// returns the response with its body read.
+// returns the response with its body read. It also validates the request
+// and the response against the OpenAPI document (checkOpenAPI): every test
+// of the API through do, get or search checks the contract as well.
 func (ta *testApp) do(method, path string, body io.Reader, header ...string) (*http.Response, []byte) {
 	ta.t.Helper()
 	req, err := http.NewRequest(method, ta.srv.URL+path, body)
@@ -112,6 +114,9 @@ func decode[T any](t *testing.T, body []byte) T {
 	return v
 }
 
+// wantStatus checks a response's status, and more: an error's
+// Content-Type is application/problem+json, a success's JSON or text, and
+// every response carries an X-Request-Id.
 func wantStatus(t *testing.T, resp *http.Response, body []byte, status int) {
 	t.Helper()
 	if resp.StatusCode != status {

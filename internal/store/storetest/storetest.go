@@ -54,7 +54,13 @@ func Run(t *testing.T, open Opener) {
 
 var base = time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
 
-// Sig returns a valid public signal; mutate it with the options.
+// Sig returns a valid signal with id, published minutes after 1 October
+// 2026 12:00 UTC (to the second) and observed a second later (to the
+// millisecond). Unless an option says otherwise it is a public funding
+// signal from a microblog, in English, about Canada, by "Ada Example"
+// (headline "Investor"), linking https://example.org/<id>, whose text is
+// "Signal <id> about AI funding."; a test that relies on one of these
+// fields should set it in an option, where its reader sees it.
 func Sig(id string, minutes int, opts ...func(*model.Signal)) model.Signal {
 	obs := model.TimeOf(base.Add(time.Duration(minutes)*time.Minute+time.Second), 3)
 	s := model.Signal{
