@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"signals/internal/app"
+	"signals/internal/build"
 )
 
 // backup copies the SQLite database to a new file, through the serving
@@ -40,5 +41,20 @@ func restore(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	fmt.Fprintln(env.Stderr, "restored", c.cfg.Database, "from", pos[0])
+	return nil
+}
+
+// versionCmd prints which build this is and the schema version it expects
+// of each engine: what an operator compares before an upgrade, and what
+// the refusal of a database migrated by a newer build names.
+func versionCmd(ctx context.Context, args []string, env Env) error {
+	c := newCommand("version", env)
+	if _, err := c.parse(args, 0, "no arguments"); err != nil {
+		return err
+	}
+	b := build.This()
+	sqliteSchema, postgresSchema := app.SchemaVersions()
+	fmt.Fprintf(env.Stdout, "signals %s\ncommit %s\ngo %s\nschema sqlite %s, postgresql %s\n",
+		b.Version, b.Commit, b.Go, sqliteSchema, postgresSchema)
 	return nil
 }
