@@ -11,6 +11,7 @@ import (
 	"signals/internal/auth"
 	"signals/internal/demo"
 	"signals/internal/importer"
+	"signals/internal/model"
 	"signals/internal/search"
 	"signals/internal/store"
 )
@@ -62,29 +63,24 @@ func LoadDemo(ctx context.Context, st store.Store, records io.Reader, out io.Wri
 // searches by meaning from its first second. It returns how many vectors
 // it stored.
 func (a *App) LoadDemoVectors(ctx context.Context) (int, error) {
-	model, byID, err := demo.Vectors()
-	if err != nil || model != a.search.Scorer.Model() {
+	vectorModel, byID, err := demo.Vectors()
+	if err != nil || vectorModel != a.search.Scorer.Model() {
 		return 0, err
 	}
 	put := map[string][]float32{}
-	var cursor *store.Cursor
-	for {
-		docs, err := a.store.SignalsNeedingVectors(ctx, model, search.CandidateChars, 1000, cursor)
-		if err != nil {
-			return 0, err
-		}
-		if len(docs) == 0 {
-			break
-		}
-		cursor = store.CursorOf(docs[len(docs)-1])
+	err = search.EachNeedingVectors(ctx, a.store, vectorModel, 1000, func(docs []model.Signal) error {
 		for _, d := range docs {
 			if v, ok := byID[d.ID]; ok && v.TextSum == demo.TextSum(d.Text) {
 				put[d.ID] = v.Vector
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	if len(put) == 0 {
 		return 0, nil
 	}
-	return len(put), a.store.PutVectors(ctx, model, put)
+	return len(put), a.store.PutVectors(ctx, vectorModel, put)
 }

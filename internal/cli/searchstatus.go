@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"signals/internal/app"
+	"signals/internal/model"
 	"signals/internal/search"
 	"signals/internal/store"
 )
@@ -36,16 +37,13 @@ func searchStatus(ctx context.Context, args []string, env Env) error {
 	})
 }
 
-// waitingForVectors counts the public signals without a vector of model.
-func waitingForVectors(ctx context.Context, st store.Store, model string) (int, error) {
+// waitingForVectors counts the public signals without a vector of
+// vectorModel.
+func waitingForVectors(ctx context.Context, st store.Store, vectorModel string) (int, error) {
 	n := 0
-	var cursor *store.Cursor
-	for {
-		docs, err := st.SignalsNeedingVectors(ctx, model, search.CandidateChars, 1000, cursor)
-		if err != nil || len(docs) == 0 {
-			return n, err
-		}
+	err := search.EachNeedingVectors(ctx, st, vectorModel, 1000, func(docs []model.Signal) error {
 		n += len(docs)
-		cursor = store.CursorOf(docs[len(docs)-1])
-	}
+		return nil
+	})
+	return n, err
 }

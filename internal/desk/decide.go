@@ -132,7 +132,7 @@ func (p *Pages) Decide(w http.ResponseWriter, r *http.Request) {
 	changed := 0
 	for _, id := range d.ids {
 		if d.change.Empty() {
-			break
+			break // "save" with nothing to correct
 		}
 		dec, err := p.cfg.Store.Decide(ctx, id, d.change, editor(r), d.reason, p.cfg.Now())
 		if errors.Is(err, store.ErrNotFound) {

@@ -13,10 +13,12 @@ package desk
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"embed"
 	"html/template"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"signals/internal/failure"
@@ -67,7 +69,15 @@ type Config struct {
 }
 
 // Pages serves the desk.
-type Pages struct{ cfg Config }
+type Pages struct {
+	cfg Config
+	// kept holds the vectors of pending texts already embedded, by the
+	// SHA-256 of the text.
+	kept struct {
+		sync.Mutex
+		vectors map[[sha256.Size]byte][]float32
+	}
+}
 
 // New returns the desk for cfg.
 func New(cfg Config) *Pages { return &Pages{cfg: cfg} }

@@ -1,6 +1,7 @@
 package desk
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -162,5 +163,33 @@ func TestSnippet(t *testing.T) {
 	}
 	if got := snippet("two\nlines  here"); got != "two lines here" {
 		t.Errorf("snippet = %q", got)
+	}
+}
+
+// The queue, shown again after each decision, embeds only the pending
+// texts it has not embedded before.
+func TestEmbedKeepsVectors(t *testing.T) {
+	var asked []string
+	p := New(Config{Embed: func(_ context.Context, texts []string) ([][]float32, error) {
+		asked = append(asked, texts...)
+		out := make([][]float32, len(texts))
+		for i, s := range texts {
+			out[i] = []float32{float32(len(s))}
+		}
+		return out, nil
+	}})
+	ctx := context.Background()
+	if _, err := p.embed(ctx, []string{"a", "bb"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.embed(ctx, []string{"bb", "ccc", "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(asked, " ") != "a bb ccc" {
+		t.Errorf("embedded %q, want each text once", asked)
+	}
+	if len(got) != 3 || got[0][0] != 2 || got[1][0] != 3 || got[2][0] != 1 {
+		t.Errorf("vectors %v, want those of bb, ccc, a in order", got)
 	}
 }

@@ -1,6 +1,8 @@
 package desk
 
 import (
+	"context"
+	"crypto/sha256"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -11,6 +13,7 @@ import (
 	"signals/internal/label"
 	"signals/internal/layout"
 	"signals/internal/model"
+	"signals/internal/reads"
 	"signals/internal/search"
 	"signals/internal/store"
 )
@@ -32,16 +35,20 @@ type filters struct {
 	Status, Tag, Source, Language, Words string
 }
 
-// filterNames are the queue's query parameters.
-var filterNames = []string{"status", "tag", "source", "language", "q", "done", "n"}
+// filterNames are the queue's filters; its address may also hold what the
+// last decision did (done, n) for the notice.
+var filterNames = []string{"status", "tag", "source", "language", "q"}
+
+// queueParams are every parameter of the queue's address.
+var queueParams = append(filterNames[:len(filterNames):len(filterNames)], "done", "n")
 
 // readFilters reads the queue's filters from its address; a value outside
 // its list is refused with the closest allowed one.
 func readFilters(q url.Values) (filters, error) {
 	for name := range q {
-		if !model.IsOneOf(name, filterNames) {
+		if !model.IsOneOf(name, queueParams) {
 			return filters{}, failure.New(failure.CodeUnknownParameter,
-				fmt.Sprintf("The desk has no filter %q: it filters by %s.", name, strings.Join(filterNames[:5], ", ")))
+				fmt.Sprintf("The desk has no filter %q: it filters by %s.", name, strings.Join(filterNames, ", ")))
 		}
 	}
 	f := filters{Status: q.Get("status"), Tag: q.Get("tag"), Source: q.Get("source"), Language: q.Get("language"),
@@ -260,7 +267,7 @@ func (p *Pages) findSimilar(r *http.Request, list []model.Signal, items []item) 
 		return
 	}
 	ctx := r.Context()
-	vectors, err := p.cfg.Embed(ctx, texts)
+	vectors, err := p.embed(ctx, texts)
 	var cands []store.Candidate
 	if err == nil {
 		cands, err = p.cfg.Store.Candidates(ctx, model.Filter{}, p.cfg.VectorModel, 2*similarChars, search.WindowSize)
@@ -272,7 +279,7 @@ func (p *Pages) findSimilar(r *http.Request, list []model.Signal, items []item) 
 	}
 	for k, i := range at {
 		for _, n := range search.Nearest(vectors[k], cands, list[i].ID, p.cfg.RelatedCosine, maxSimilar) {
-			items[i].Similar = append(items[i].Similar, similar{Href: signalPath(n.Signal.ID),
+			items[i].Similar = append(items[i].Similar, similar{Href: reads.PagePath(n.Signal.ID),
 				Text: layout.Text(snippet(n.Signal.Text)), TagLabel: label.Tag(n.Signal.Tag),
 				Cosine: fmt.Sprintf("%.2f", n.Cosine)})
 		}
@@ -282,9 +289,6 @@ func (p *Pages) findSimilar(r *http.Request, list []model.Signal, items []item) 
 	}
 }
 
-// signalPath is the address of a public signal's page on the website.
-func signalPath(id string) string { return "/signals/" + url.PathEscape(id) }
-
 // snippet is the start of a similar signal's text, on one line, with "…"
 // where it was cut.
 func snippet(text string) string {
@@ -293,4 +297,43 @@ func snippet(text string) string {
 		return text
 	}
 	return model.Cut(text, similarChars-1) + "…"
+}
+
+// maxKeptVectors bounds the pending texts whose vectors the desk keeps.
+const maxKeptVectors = 1024
+
+// embed returns the vectors of texts, embedding only those the desk has
+// not embedded before: the queue is shown again after every decision,
+// mostly with the same pending signals.
+func (p *Pages) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	var missing []string
+	var at []int
+	p.kept.Lock()
+	for i, t := range texts {
+		if v, ok := p.kept.vectors[sha256.Sum256([]byte(t))]; ok {
+			out[i] = v
+		} else {
+			missing = append(missing, t)
+			at = append(at, i)
+		}
+	}
+	p.kept.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	vecs, err := p.cfg.Embed(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	p.kept.Lock()
+	defer p.kept.Unlock()
+	if p.kept.vectors == nil || len(p.kept.vectors)+len(missing) > maxKeptVectors {
+		p.kept.vectors = map[[sha256.Size]byte][]float32{}
+	}
+	for k, i := range at {
+		out[i] = vecs[k]
+		p.kept.vectors[sha256.Sum256([]byte(missing[k]))] = vecs[k]
+	}
+	return out, nil
 }

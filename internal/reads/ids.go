@@ -15,6 +15,9 @@ const (
 	MarkdownSuffix = ".md"
 )
 
+// PagePath is the path of the page of the signal id.
+func PagePath(id string) string { return PagesPath + url.PathEscape(id) }
+
 // MaxIDRefChars bounds what get_signal and GET /api/v1/signals/{id} take
 // for an id: an id, or the page address of one, which is longer.
 const MaxIDRefChars = 2048

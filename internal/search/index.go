@@ -5,6 +5,7 @@ import (
 	"context"
 	"time"
 
+	"signals/internal/model"
 	"signals/internal/store"
 )
 
@@ -18,30 +19,24 @@ const progressEvery = 30 * time.Second
 // IndexOnce embeds every public signal that has no current vector under the
 // scorer's model, and returns how many it embedded.
 func (s *Service) IndexOnce(ctx context.Context) (int, error) {
-	model := s.Scorer.Model()
+	vectorModel := s.Scorer.Model()
 	total := 0
-	var cursor *store.Cursor
 	start, said := time.Now(), time.Now()
-	for {
-		docs, err := s.Store.SignalsNeedingVectors(ctx, model, CandidateChars, indexBatch, cursor)
-		if err != nil || len(docs) == 0 {
-			return total, err
-		}
-		cursor = store.CursorOf(docs[len(docs)-1])
+	err := EachNeedingVectors(ctx, s.Store, vectorModel, indexBatch, func(docs []model.Signal) error {
 		texts := make([]string, len(docs))
 		for i, d := range docs {
 			texts[i] = d.Text
 		}
 		vecs, err := s.Scorer.EmbedDocuments(ctx, texts)
 		if err != nil {
-			return total, err
+			return err
 		}
 		byID := make(map[string][]float32, len(docs))
 		for i, d := range docs {
 			byID[d.ID] = vecs[i]
 		}
-		if err := s.Store.PutVectors(ctx, model, byID); err != nil {
-			return total, err
+		if err := s.Store.PutVectors(ctx, vectorModel, byID); err != nil {
+			return err
 		}
 		total += len(docs)
 		if s.Observer != nil {
@@ -50,8 +45,30 @@ func (s *Service) IndexOnce(ctx context.Context) (int, error) {
 		if s.Log != nil && time.Since(said) >= cmp.Or(s.ProgressEvery, progressEvery) {
 			said = time.Now()
 			elapsed := time.Since(start)
-			s.Log.Info("embedding signals", "signals", total, "model", model, "elapsed", elapsed.Round(time.Second),
+			s.Log.Info("embedding signals", "signals", total, "model", vectorModel, "elapsed", elapsed.Round(time.Second),
 				"per_second", int(float64(total)/elapsed.Seconds()))
+		}
+		return nil
+	})
+	return total, err
+}
+
+// EachNeedingVectors calls fn with the public signals that have no current
+// vector under vectorModel, limit at a time in listing order, Text cut to
+// CandidateChars, until none is left or fn fails. Each signal is read once,
+// whatever fn stores meanwhile.
+func EachNeedingVectors(ctx context.Context, st interface {
+	SignalsNeedingVectors(ctx context.Context, vectorModel string, textChars, limit int, cursor *store.Cursor) ([]model.Signal, error)
+}, vectorModel string, limit int, fn func([]model.Signal) error) error {
+	var cursor *store.Cursor
+	for {
+		docs, err := st.SignalsNeedingVectors(ctx, vectorModel, CandidateChars, limit, cursor)
+		if err != nil || len(docs) == 0 {
+			return err
+		}
+		cursor = store.CursorOf(docs[len(docs)-1])
+		if err := fn(docs); err != nil {
+			return err
 		}
 	}
 }

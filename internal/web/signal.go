@@ -25,7 +25,7 @@ import (
 const SignalsPath = reads.PagesPath
 
 // SignalPath is the path of a signal's page.
-func SignalPath(id string) string { return SignalsPath + url.PathEscape(id) }
+func SignalPath(id string) string { return reads.PagePath(id) }
 
 // FromParam is the one parameter of a signal's page: the feed view the
 // reader came from (a local path and query, as the feed's links give it),
