@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bufio"
@@ -13,11 +13,8 @@ import (
 	"mime/multipart"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/mail"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -25,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/auth"
 	"signals/internal/label"
 	"signals/internal/mail/smtptest"
@@ -34,160 +33,9 @@ import (
 	"signals/internal/store/storetest"
 )
 
-// testConfig is the configuration of a test app: a fresh database, and
-// mail written to a fresh outbox.
-func testConfig(t testing.TB) Config {
-	t.Helper()
-	return withTestRedis(t, Config{BaseURL: "https://signals.example", Database: testDatabase(t),
-		Mail: MailConfig{Outbox: filepath.Join(t.TempDir(), "outbox"), DigestHour: 7}, Search: testSearch()})
-}
-
-// testSearch is the scorer of the HTTP tests: the bundled sentence model
-// when SIGNALS_TEST_ONNXRUNTIME names ONNX Runtime (CI's model step runs
-// every HTTP test so), else the builtin scorer.
-func testSearch() SearchConfig {
-	if lib := os.Getenv("SIGNALS_TEST_ONNXRUNTIME"); lib != "" {
-		return SearchConfig{Provider: "onnx", ONNXRuntime: lib}
-	}
-	return SearchConfig{Provider: "builtin"}
-}
-
 // withSMTP sends the app's mail to srv instead of the outbox.
-func withSMTP(srv *smtptest.Server) Option {
-	return func(a *App) { a.cfg.Mail.SMTPURL, a.cfg.Mail.TLS = srv.URL, srv.ClientTLS }
-}
-
-// browser is a person's browser on the test app: it keeps cookies (the
-// test app's base URL is https, so they are Secure; the test server is
-// http, so it keeps them by hand) and does not follow redirects.
-type browser struct {
-	ta      *testApp
-	cookies map[string]string
-	client  *http.Client
-}
-
-func newBrowser(ta *testApp) *browser {
-	return &browser{ta: ta, cookies: map[string]string{}, client: &http.Client{
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}
-}
-
-// do sends a request (a form body when form is not nil) with the
-// browser's cookies and header pairs, and returns the response and body.
-func (b *browser) do(method, path string, form url.Values, header ...string) (*http.Response, string) {
-	b.ta.t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequest(method, b.ta.srv.URL+path, body)
-	if err != nil {
-		b.ta.t.Fatal(err)
-	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for name, value := range b.cookies {
-		req.AddCookie(&http.Cookie{Name: name, Value: value})
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	resp, err := b.client.Do(req)
-	if err != nil {
-		b.ta.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		b.ta.t.Fatal(err)
-	}
-	for _, c := range resp.Cookies() {
-		if c.MaxAge < 0 {
-			delete(b.cookies, c.Name)
-		} else {
-			b.cookies[c.Name] = c.Value
-		}
-	}
-	return resp, string(raw)
-}
-
-func (b *browser) get(path string, header ...string) (*http.Response, string) {
-	b.ta.t.Helper()
-	return b.do(http.MethodGet, path, nil, header...)
-}
-
-func (b *browser) post(path string, form url.Values, header ...string) (*http.Response, string) {
-	b.ta.t.Helper()
-	return b.do(http.MethodPost, path, form, header...)
-}
-
-// wantPage checks that a response is a private HTML page with status.
-func wantPage(t *testing.T, resp *http.Response, body string, status int) {
-	t.Helper()
-	if resp.StatusCode != status {
-		t.Fatalf("%s %s: status %d, want %d\n%s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, status, body)
-	}
-	if ct := resp.Header.Get("Content-Type"); status != http.StatusSeeOther && ct != "text/html; charset=utf-8" {
-		t.Errorf("Content-Type = %q, want HTML", ct)
-	}
-	if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
-		t.Errorf("Cache-Control = %q, want no-store", cc)
-	}
-}
-
-// outbox lists the messages the app wrote, oldest first.
-func (ta *testApp) outbox() []string {
-	ta.t.Helper()
-	files, err := filepath.Glob(filepath.Join(ta.cfg.Mail.Outbox, "*.eml"))
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	slices.Sort(files)
-	var out []string
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			ta.t.Fatal(err)
-		}
-		out = append(out, string(b))
-	}
-	return out
-}
-
-var linkPattern = regexp.MustCompile(`https://signals\.example/sign-in/confirm\?token=([A-Za-z0-9_-]{43})\r?\n`)
-
-// linkToken returns the token of the one sign-in link in a raw message.
-func linkToken(t *testing.T, raw string) string {
-	t.Helper()
-	m := linkPattern.FindAllStringSubmatch(raw, -1)
-	if len(m) != 1 {
-		t.Fatalf("the message holds %d sign-in links on a line of their own, want 1:\n%s", len(m), raw)
-	}
-	return m[0][1]
-}
-
-// signIn asks for a link for email, reads it from the outbox and confirms
-// it; it returns where the confirmation redirected.
-func (b *browser) signIn(t *testing.T, email, next string) string {
-	t.Helper()
-	before := len(b.ta.outbox())
-	form := url.Values{"email": {email}}
-	if next != "" {
-		form.Set("next", next)
-	}
-	resp, body := b.post("/sign-in", form)
-	wantPage(t, resp, body, http.StatusOK)
-	mails := b.ta.outbox()
-	if len(mails) != before+1 {
-		t.Fatalf("%d new messages in the outbox, want 1", len(mails)-before)
-	}
-	token := linkToken(t, mails[len(mails)-1])
-	resp, body = b.get("/sign-in/confirm?token=" + token)
-	wantPage(t, resp, body, http.StatusOK)
-	resp, body = b.post("/sign-in/confirm", url.Values{"token": {token}})
-	wantPage(t, resp, body, http.StatusSeeOther)
-	return resp.Header.Get("Location")
+func withSMTP(srv *smtptest.Server) app.Option {
+	return app.WithConfig(func(c *app.Config) { c.Mail.SMTPURL, c.Mail.TLS = srv.URL, srv.ClientTLS })
 }
 
 // TestSignInThroughSMTP signs in as a new person would, with the link
@@ -195,16 +43,16 @@ func (b *browser) signIn(t *testing.T, email, next string) string {
 func TestSignInThroughSMTP(t *testing.T) {
 	t.Parallel()
 	srv := smtptest.Start(t)
-	ta := newTestApp(t, withSMTP(srv))
-	b := newBrowser(ta)
+	ta := apptest.Start(t, withSMTP(srv))
+	b := apptest.NewBrowser(ta)
 
-	resp, body := b.get("/sign-in?next=" + url.QueryEscape("/account#keys"))
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body := b.Get("/sign-in?next=" + url.QueryEscape("/account#keys"))
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if !strings.Contains(body, `name="email"`) || !strings.Contains(body, `name="next" value="/account"`) {
 		t.Fatalf("sign-in form lacks its fields:\n%s", body)
 	}
-	resp, body = b.post("/sign-in", url.Values{"email": {"Ada@Example.com"}, "next": {"/account?from=mail"}})
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.Post("/sign-in", url.Values{"email": {"Ada@Example.com"}, "next": {"/account?from=mail"}})
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if !strings.Contains(body, "Check your email") {
 		t.Fatalf("answer:\n%s", body)
 	}
@@ -213,7 +61,7 @@ func TestSignInThroughSMTP(t *testing.T) {
 		t.Errorf("received over TLS %v for %v", received.TLS, received.To)
 	}
 	raw := string(received.Data)
-	token := linkToken(t, raw)
+	token := apptest.LinkToken(t, raw)
 	for _, h := range []string{"Date", "From", "Message-Id", "To", "Subject"} {
 		if msg.Header.Get(h) == "" {
 			t.Errorf("the message has no %s", h)
@@ -225,8 +73,8 @@ func TestSignInThroughSMTP(t *testing.T) {
 
 	// Fetching the link (as mail scanners do) shows a form and uses nothing.
 	for range 2 {
-		resp, body = b.get("/sign-in/confirm?token=" + token)
-		wantPage(t, resp, body, http.StatusOK)
+		resp, body = b.Get("/sign-in/confirm?token=" + token)
+		apptest.WantPage(t, resp, body, http.StatusOK)
 	}
 	if !strings.Contains(body, "finish signing in as ada@example.com.") {
 		t.Errorf("the confirmation page does not name the address:\n%s", body)
@@ -242,8 +90,8 @@ func TestSignInThroughSMTP(t *testing.T) {
 		t.Fatal("the account exists before the link was confirmed")
 	}
 
-	resp, body = b.post("/sign-in/confirm", url.Values{"token": {token}})
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = b.Post("/sign-in/confirm", url.Values{"token": {token}})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if loc := resp.Header.Get("Location"); loc != "/account?from=mail" {
 		t.Errorf("Location = %q, want the next path", loc)
 	}
@@ -252,27 +100,27 @@ func TestSignInThroughSMTP(t *testing.T) {
 	if err != nil || acct.VerifiedAt.IsZero() || acct.Limits != model.InitialLimits {
 		t.Fatalf("account after the first sign-in: %+v, %v", acct, err)
 	}
-	resp, body = b.get("/account")
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if !strings.Contains(body, "ada@example.com") {
 		t.Errorf("the account page does not name the account:\n%s", body)
 	}
 
 	// The link works once; opened again, it says so and leads to a new one.
-	other := newBrowser(ta)
-	resp, body = other.get("/sign-in/confirm?token=" + token)
-	wantPage(t, resp, body, http.StatusBadRequest)
+	other := apptest.NewBrowser(ta)
+	resp, body = other.Get("/sign-in/confirm?token=" + token)
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
 	if !strings.Contains(body, "<h1>This sign-in link was used or has expired</h1>") ||
 		!strings.Contains(body, `href="/sign-in">Ask for a new sign-in link</a>`) || strings.Contains(body, "Press the button") {
 		t.Errorf("a used link's page:\n%s", body)
 	}
-	resp, body = other.post("/sign-in/confirm", url.Values{"token": {token}})
-	wantPage(t, resp, body, http.StatusBadRequest)
-	if _, ok := other.cookies[session.SecureCookieName]; ok {
+	resp, body = other.Post("/sign-in/confirm", url.Values{"token": {token}})
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
+	if _, ok := other.Cookies[session.SecureCookieName]; ok {
 		t.Error("a used link started a session")
 	}
 	// Mail holds nothing but the link: no session token.
-	if strings.Contains(raw, b.cookies[session.SecureCookieName]) {
+	if strings.Contains(raw, b.Cookies[session.SecureCookieName]) {
 		t.Error("the session token is in the mail")
 	}
 }
@@ -296,12 +144,12 @@ func checkSessionCookie(t *testing.T, resp *http.Response, name string, secure b
 // without the __Host- prefix, which browsers would refuse there.
 func TestSessionCookieOnHTTP(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t, func(a *App) { a.cfg.BaseURL = "http://signals.example" })
-	b := newBrowser(ta)
-	b.post("/sign-in", url.Values{"email": {"h@example.com"}})
-	token := regexp.MustCompile(`token=([A-Za-z0-9_-]{43})`).FindStringSubmatch(ta.outbox()[0])[1]
-	resp, body := b.post("/sign-in/confirm", url.Values{"token": {token}})
-	wantPage(t, resp, body, http.StatusSeeOther)
+	ta := apptest.Start(t, app.WithConfig(func(c *app.Config) { c.BaseURL = "http://signals.example" }))
+	b := apptest.NewBrowser(ta)
+	b.Post("/sign-in", url.Values{"email": {"h@example.com"}})
+	token := regexp.MustCompile(`token=([A-Za-z0-9_-]{43})`).FindStringSubmatch(ta.Outbox()[0])[1]
+	resp, body := b.Post("/sign-in/confirm", url.Values{"token": {token}})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	checkSessionCookie(t, resp, session.CookieName, false)
 }
 
@@ -309,17 +157,17 @@ func TestSessionCookieOnHTTP(t *testing.T) {
 // show in the answer, and both are mailed a link.
 func TestSignInAnswerIsTheSameForEveryone(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t) // dev@example.com exists
-	b := newBrowser(ta)
-	_, existing := b.post("/sign-in", url.Values{"email": {"dev@example.com"}})
-	_, fresh := b.post("/sign-in", url.Values{"email": {"new@example.com"}})
+	ta := apptest.Start(t) // dev@example.com exists
+	b := apptest.NewBrowser(ta)
+	_, existing := b.Post("/sign-in", url.Values{"email": {"dev@example.com"}})
+	_, fresh := b.Post("/sign-in", url.Values{"email": {"new@example.com"}})
 	if strings.ReplaceAll(existing, "dev@example.com", "X") != strings.ReplaceAll(fresh, "new@example.com", "X") {
 		t.Errorf("the answers differ:\n%s\n---\n%s", existing, fresh)
 	}
-	if n := len(ta.outbox()); n != 2 {
+	if n := len(ta.Outbox()); n != 2 {
 		t.Errorf("%d messages, want 2", n)
 	}
-	if loc := b.signIn(t, "dev@example.com", ""); loc != "/account?notice=signed-in" {
+	if loc := b.SignIn(t, "dev@example.com", ""); loc != "/account?notice=signed-in" {
 		t.Errorf("Location = %q", loc)
 	}
 	if accts, _ := ta.Store().Keys(context.Background(), 1); len(accts) != 1 {
@@ -329,14 +177,14 @@ func TestSignInAnswerIsTheSameForEveryone(t *testing.T) {
 
 func TestSignInRefusals(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon}
-	ta := newTestApp(t, WithClock(clk.Now))
-	b := newBrowser(ta)
+	clk := apptest.NewClock(apptest.Noon)
+	ta := apptest.Start(t, app.WithClock(clk.Now))
+	b := apptest.NewBrowser(ta)
 	for _, bad := range []string{"", "not an address", "Ada <ada@example.com>", "a@b", "a@example.com, b@example.com"} {
-		resp, body := b.post("/sign-in", url.Values{"email": {bad}})
-		wantPage(t, resp, body, http.StatusBadRequest)
+		resp, body := b.Post("/sign-in", url.Values{"email": {bad}})
+		apptest.WantPage(t, resp, body, http.StatusBadRequest)
 	}
-	if n := len(ta.outbox()); n != 0 {
+	if n := len(ta.Outbox()); n != 0 {
 		t.Errorf("%d messages for bad addresses", n)
 	}
 	for _, tt := range []struct{ name, next, want string }{
@@ -346,27 +194,27 @@ func TestSignInRefusals(t *testing.T) {
 		{"local", "/developers", "/developers"},
 	} {
 		t.Run("next "+tt.name, func(t *testing.T) {
-			if loc := newBrowser(ta).signIn(t, "next."+tt.name+"@example.com", tt.next); loc != tt.want {
+			if loc := apptest.NewBrowser(ta).SignIn(t, "next."+tt.name+"@example.com", tt.next); loc != tt.want {
 				t.Errorf("Location = %q, want %q", loc, tt.want)
 			}
 		})
 	}
 	t.Run("expired link", func(t *testing.T) {
-		b := newBrowser(ta)
-		b.post("/sign-in", url.Values{"email": {"late@example.com"}})
-		mails := ta.outbox()
-		token := linkToken(t, mails[len(mails)-1])
-		clk.Set(noon.Add(15*time.Minute + time.Second))
-		defer clk.Set(noon)
-		resp, body := b.post("/sign-in/confirm", url.Values{"token": {token}})
-		wantPage(t, resp, body, http.StatusBadRequest)
+		b := apptest.NewBrowser(ta)
+		b.Post("/sign-in", url.Values{"email": {"late@example.com"}})
+		mails := ta.Outbox()
+		token := apptest.LinkToken(t, mails[len(mails)-1])
+		clk.Set(apptest.Noon.Add(15*time.Minute + time.Second))
+		defer clk.Set(apptest.Noon)
+		resp, body := b.Post("/sign-in/confirm", url.Values{"token": {token}})
+		apptest.WantPage(t, resp, body, http.StatusBadRequest)
 	})
 	t.Run("malformed and unknown tokens", func(t *testing.T) {
 		for _, token := range []string{"", "short", strings.Repeat("A", 43)} {
-			resp, body := b.post("/sign-in/confirm", url.Values{"token": {token}})
-			wantPage(t, resp, body, http.StatusBadRequest)
-			resp, body = b.get("/sign-in/confirm?token=" + token)
-			wantPage(t, resp, body, http.StatusBadRequest)
+			resp, body := b.Post("/sign-in/confirm", url.Values{"token": {token}})
+			apptest.WantPage(t, resp, body, http.StatusBadRequest)
+			resp, body = b.Get("/sign-in/confirm?token=" + token)
+			apptest.WantPage(t, resp, body, http.StatusBadRequest)
 		}
 	})
 }
@@ -378,16 +226,16 @@ func TestSignInRefusals(t *testing.T) {
 func TestSignInAddressesNobodyMeans(t *testing.T) {
 	t.Parallel()
 	srv := smtptest.Start(t)
-	ta := newTestApp(t, withSMTP(srv))
-	b := newBrowser(ta)
+	ta := apptest.Start(t, withSMTP(srv))
+	b := apptest.NewBrowser(ta)
 	for _, tt := range []struct{ name, email, detail, shown string }{
 		{"zero-width space", "kate@example.com\u200b", "invisible character (U+200B)", "kate@example.com"},
 		{"bidi override", "\u202ekate@example.com", "invisible character (U+202E)", "kate@example.com"},
 		{"address literal", "kate@[127.0.0.1]", "at an IP address", "kate@[127.0.0.1]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := b.post("/sign-in", url.Values{"email": {tt.email}})
-			wantPage(t, resp, body, http.StatusBadRequest)
+			resp, body := b.Post("/sign-in", url.Values{"email": {tt.email}})
+			apptest.WantPage(t, resp, body, http.StatusBadRequest)
 			if !strings.Contains(body, `<p id="email-error" class="error">`) || !strings.Contains(html.UnescapeString(body), tt.detail) {
 				t.Errorf("the form does not say what is wrong (%q):\n%s", tt.detail, body)
 			}
@@ -403,8 +251,8 @@ func TestSignInAddressesNobodyMeans(t *testing.T) {
 
 	const lookalike = "kat\u0435@example.com" // a Cyrillic е
 	const spelled = "kat[U+0435 Cyrillic]@example.com"
-	resp, body := b.post("/sign-in", url.Values{"email": {"KAT\u0415@EXAMPLE.COM"}})
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body := b.Post("/sign-in", url.Values{"email": {"KAT\u0415@EXAMPLE.COM"}})
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if page := html.UnescapeString(body); !strings.Contains(page, lookalike) || !strings.Contains(page, spelled) {
 		t.Errorf("the page does not spell the address out:\n%s", body)
 	}
@@ -419,14 +267,14 @@ func TestSignInAddressesNobodyMeans(t *testing.T) {
 		}
 	}
 	// The address is not ASCII, so the text part is quoted-printable.
-	token := linkToken(t, text)
-	resp, body = b.get("/sign-in/confirm?token=" + token)
-	wantPage(t, resp, body, http.StatusOK)
+	token := apptest.LinkToken(t, text)
+	resp, body = b.Get("/sign-in/confirm?token=" + token)
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if page := html.UnescapeString(body); !strings.Contains(page, "signing in as "+lookalike) || !strings.Contains(page, spelled) {
 		t.Errorf("the confirmation page does not spell the address out:\n%s", body)
 	}
-	resp, body = b.post("/sign-in/confirm", url.Values{"token": {token}})
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = b.Post("/sign-in/confirm", url.Values{"token": {token}})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if _, err := ta.Store().AccountByEmail(context.Background(), lookalike); err != nil {
 		t.Errorf("the look-alike's account: %v", err)
 	}
@@ -440,37 +288,37 @@ func TestSignInAddressesNobodyMeans(t *testing.T) {
 // address, with a 429 page that says when to retry, and no mail.
 func TestSignInThrottle(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon}
-	ta := newTestApp(t, WithClock(clk.Now))
-	b := newBrowser(ta)
+	clk := apptest.NewClock(apptest.Noon)
+	ta := apptest.Start(t, app.WithClock(clk.Now))
+	b := apptest.NewBrowser(ta)
 	for i := range perEmailLimit {
-		resp, body := b.post("/sign-in", url.Values{"email": {"again@example.com"}})
+		resp, body := b.Post("/sign-in", url.Values{"email": {"again@example.com"}})
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("request %d for one email: %d\n%s", i+1, resp.StatusCode, body)
 		}
 	}
-	resp, body := b.post("/sign-in", url.Values{"email": {"AGAIN@example.com"}})
-	wantPage(t, resp, body, http.StatusTooManyRequests)
+	resp, body := b.Post("/sign-in", url.Values{"email": {"AGAIN@example.com"}})
+	apptest.WantPage(t, resp, body, http.StatusTooManyRequests)
 	if ra := resp.Header.Get("Retry-After"); ra == "" || ra == "0" {
 		t.Errorf("Retry-After = %q", ra)
 	}
-	if n := len(ta.outbox()); n != perEmailLimit {
+	if n := len(ta.Outbox()); n != perEmailLimit {
 		t.Errorf("%d messages, want %d", n, perEmailLimit)
 	}
 	// Another address from the same client still works, until the
 	// client's own limit.
 	for i := perEmailLimit + 1; i < perAddressLimit; i++ {
-		resp, body := b.post("/sign-in", url.Values{"email": {"p" + nth(i) + "@example.com"}})
+		resp, body := b.Post("/sign-in", url.Values{"email": {"p" + nth(i) + "@example.com"}})
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("request %d from one client: %d\n%s", i, resp.StatusCode, body)
 		}
 	}
-	resp, body = b.post("/sign-in", url.Values{"email": {"one-more@example.com"}})
-	wantPage(t, resp, body, http.StatusTooManyRequests)
+	resp, body = b.Post("/sign-in", url.Values{"email": {"one-more@example.com"}})
+	apptest.WantPage(t, resp, body, http.StatusTooManyRequests)
 	// The next window starts afresh.
-	clk.Set(noon.Add(time.Hour))
-	resp, body = b.post("/sign-in", url.Values{"email": {"again@example.com"}})
-	wantPage(t, resp, body, http.StatusOK)
+	clk.Set(apptest.Noon.Add(time.Hour))
+	resp, body = b.Post("/sign-in", url.Values{"email": {"again@example.com"}})
+	apptest.WantPage(t, resp, body, http.StatusOK)
 }
 
 // The throttle's limits, as the account package sets them: per client
@@ -502,13 +350,13 @@ func TestStrangersCannotBlockSignIn(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := smtptest.Start(t)
-			clk := &clock{t: noon}
-			first := newTestApp(t, WithClock(clk.Now), withSMTP(srv))
-			replicas := []*testApp{first, secondReplica(t, first, WithClock(clk.Now), withSMTP(srv))}
+			clk := apptest.NewClock(apptest.Noon)
+			first := apptest.Start(t, app.WithClock(clk.Now), withSMTP(srv))
+			replicas := []*apptest.App{first, first.Replica(t, app.WithClock(clk.Now), withSMTP(srv))}
 			for i := range tt.strangers {
-				b := newBrowserFrom(replicas[i%2], fmt.Sprintf("127.0.1.%d", i+1))
+				b := apptest.NewBrowserFrom(replicas[i%2], fmt.Sprintf("127.0.1.%d", i+1))
 				for range tt.each {
-					resp, body := b.post("/sign-in", url.Values{"email": {kate}})
+					resp, body := b.Post("/sign-in", url.Values{"email": {kate}})
 					if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusTooManyRequests {
 						t.Fatalf("stranger %d: %d\n%s", i, resp.StatusCode, body)
 					}
@@ -518,9 +366,9 @@ func TestStrangersCannotBlockSignIn(t *testing.T) {
 				t.Fatalf("%d messages to %s from strangers' requests, want %d", n, kate, tt.mailed)
 			}
 
-			owner := newBrowserFrom(first, "127.0.2.1")
-			resp, body := owner.post("/sign-in", url.Values{"email": {kate}})
-			wantPage(t, resp, body, tt.owner)
+			owner := apptest.NewBrowserFrom(first, "127.0.2.1")
+			resp, body := owner.Post("/sign-in", url.Values{"email": {kate}})
+			apptest.WantPage(t, resp, body, tt.owner)
 			inbox := mailsTo(srv, kate)
 			if tt.owner == http.StatusTooManyRequests {
 				if n := len(inbox); n != tt.mailed {
@@ -534,13 +382,13 @@ func TestStrangersCannotBlockSignIn(t *testing.T) {
 				}
 			}
 			// The latest link in the inbox signs the owner in, whoever asked for it.
-			token := linkToken(t, string(inbox[len(inbox)-1].Data))
-			resp, body = owner.post("/sign-in/confirm", url.Values{"token": {token}})
-			wantPage(t, resp, body, http.StatusSeeOther)
+			token := apptest.LinkToken(t, string(inbox[len(inbox)-1].Data))
+			resp, body = owner.Post("/sign-in/confirm", url.Values{"token": {token}})
+			apptest.WantPage(t, resp, body, http.StatusSeeOther)
 
-			clk.Set(noon.Add(15 * time.Minute))
-			resp, body = newBrowserFrom(replicas[1], "127.0.2.2").post("/sign-in", url.Values{"email": {kate}})
-			wantPage(t, resp, body, http.StatusOK)
+			clk.Set(apptest.Noon.Add(15 * time.Minute))
+			resp, body = apptest.NewBrowserFrom(replicas[1], "127.0.2.2").Post("/sign-in", url.Values{"email": {kate}})
+			apptest.WantPage(t, resp, body, http.StatusOK)
 			if n := len(mailsTo(srv, kate)); n != len(inbox)+1 {
 				t.Errorf("%d messages after the window, want %d", n, len(inbox)+1)
 			}
@@ -559,49 +407,17 @@ func mailsTo(srv *smtptest.Server, to string) []smtptest.Received {
 	return out
 }
 
-// newBrowserFrom is a browser whose connections come from ip, a loopback
-// address of its own, so that the app sees another client address.
-func newBrowserFrom(ta *testApp, ip string) *browser {
-	b := newBrowser(ta)
-	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
-	b.client.Transport = &http.Transport{DialContext: dialer.DialContext}
-	return b
-}
-
-// secondReplica serves another app on ta's database, as a second replica of
-// the service would.
-func secondReplica(t *testing.T, ta *testApp, opts ...Option) *testApp {
-	t.Helper()
-	a, err := New(context.Background(), ta.cfg, ta.log, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	srv := httptest.NewServer(a.Handler())
-	t.Cleanup(srv.Close)
-	return &testApp{App: a, srv: srv, key: ta.key, t: t}
-}
-
 func nth(i int) string { return string(rune('a'+i/26)) + string(rune('a'+i%26)) }
-
-// signedInBrowser returns a browser signed in as dev@example.com, the test
-// app's account.
-func signedInBrowser(t *testing.T, ta *testApp) *browser {
-	t.Helper()
-	b := newBrowser(ta)
-	b.signIn(t, "dev@example.com", "")
-	return b
-}
 
 // TestCrossSiteFormsChangeNothing posts every form that changes state from
 // another site: each is refused with 403 before it runs.
 func TestCrossSiteFormsChangeNothing(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
 	ctx := context.Background()
 	keys, _ := ta.Store().Keys(ctx, 1)
-	mails := len(ta.outbox())
+	mails := len(ta.Outbox())
 	for _, tt := range []struct {
 		path string
 		form url.Values
@@ -620,8 +436,8 @@ func TestCrossSiteFormsChangeNothing(t *testing.T) {
 			{"Sec-Fetch-Site", "cross-site"},
 			{"Origin", "https://evil.example"},
 		} {
-			resp, body := b.post(tt.path, tt.form, h...)
-			wantPage(t, resp, body, http.StatusForbidden)
+			resp, body := b.Post(tt.path, tt.form, h...)
+			apptest.WantPage(t, resp, body, http.StatusForbidden)
 			if !strings.Contains(body, "forbidden_origin") {
 				t.Errorf("%s: the 403 page does not name its code", tt.path)
 			}
@@ -633,29 +449,29 @@ func TestCrossSiteFormsChangeNothing(t *testing.T) {
 	if _, err := ta.Store().Interests(ctx, 1); err == nil {
 		t.Error("interests were saved")
 	}
-	if n := len(ta.outbox()); n != mails {
+	if n := len(ta.Outbox()); n != mails {
 		t.Errorf("%d messages were sent", n-mails)
 	}
-	resp, body := b.get("/account")
-	wantPage(t, resp, body, http.StatusOK) // still signed in, account still there
+	resp, body := b.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusOK) // still signed in, account still there
 	// The service's own pages post same-origin.
-	resp, body = b.post("/account/keys", url.Values{"name": {"mine"}}, "Sec-Fetch-Site", "same-origin", "Origin", "https://signals.example")
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.Post("/account/keys", url.Values{"name": {"mine"}}, "Sec-Fetch-Site", "same-origin", "Origin", "https://signals.example")
+	apptest.WantPage(t, resp, body, http.StatusOK)
 }
 
 // TestKeysInTheAccount creates a key, uses it, and revokes it.
 func TestKeysInTheAccount(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
 	// Requests with the operator's key count against the account.
 	for range 3 {
-		resp, body := ta.get("/api/v1/usage")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get("/api/v1/usage")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 	}
 
-	resp, body := b.post("/account/keys", url.Values{"name": {"laptop <script>"}})
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body := b.Post("/account/keys", url.Values{"name": {"laptop <script>"}})
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	secret := regexp.MustCompile(`sig_[0-9A-Za-z]{38}`).FindString(body)
 	if secret == "" || !auth.WellFormed(secret) {
 		t.Fatalf("the answer does not show the new key:\n%s", body)
@@ -669,17 +485,17 @@ func TestKeysInTheAccount(t *testing.T) {
 	if strings.Contains(body, "laptop <script>") {
 		t.Error("the key's name is not escaped")
 	}
-	resp, raw := ta.get("/api/v1/usage", "Authorization", "Bearer "+secret)
-	wantStatus(t, resp, raw, http.StatusOK)
-	u := decode[struct {
+	resp, raw := ta.Get("/api/v1/usage", "Authorization", "Bearer "+secret)
+	apptest.WantStatus(t, resp, raw, http.StatusOK)
+	u := apptest.Decode[struct {
 		DailyRequests struct{ Used int } `json:"daily_requests"`
 	}](t, raw)
 	if u.DailyRequests.Used != 4 {
 		t.Errorf("the new key sees %d requests today, want 4: usage is per account", u.DailyRequests.Used)
 	}
 
-	resp, body = b.get("/account")
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if strings.Contains(body, secret) {
 		t.Fatal("the key is shown again")
 	}
@@ -698,23 +514,23 @@ func TestKeysInTheAccount(t *testing.T) {
 	if !strings.Contains(body, `href="`+revoke+`"`) || strings.Contains(body, `action="`+revoke+`"`) {
 		t.Errorf("the account page does not lead to a confirmation before revoking:\n%s", body)
 	}
-	resp, body = b.get(revoke)
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.Get(revoke)
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if !strings.Contains(body, `method="post" action="`+revoke+`"`) || !strings.Contains(body, "laptop &lt;script&gt;") {
 		t.Errorf("the confirmation does not name the key or lacks its form:\n%s", body)
 	}
-	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+secret)
-	wantStatus(t, resp, raw, http.StatusOK) // asking revokes nothing
-	resp, body = b.post(revoke, url.Values{})
-	wantPage(t, resp, body, http.StatusSeeOther)
-	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+secret)
-	wantStatus(t, resp, raw, http.StatusUnauthorized)
-	resp, body = b.post(revoke, url.Values{})
-	wantPage(t, resp, body, http.StatusNotFound)
-	resp, body = b.get(revoke)
-	wantPage(t, resp, body, http.StatusNotFound)
-	resp, body = b.post("/account/keys/"+id+"/rename", url.Values{"name": {"again"}})
-	wantPage(t, resp, body, http.StatusNotFound)
+	resp, raw = ta.Get("/api/v1/usage", "Authorization", "Bearer "+secret)
+	apptest.WantStatus(t, resp, raw, http.StatusOK) // asking revokes nothing
+	resp, body = b.Post(revoke, url.Values{})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	resp, raw = ta.Get("/api/v1/usage", "Authorization", "Bearer "+secret)
+	apptest.WantStatus(t, resp, raw, http.StatusUnauthorized)
+	resp, body = b.Post(revoke, url.Values{})
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.Get(revoke)
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.Post("/account/keys/"+id+"/rename", url.Values{"name": {"again"}})
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
 
 	// The revoked key stays listed, with the time of its revocation, and
 	// nothing more to do with it.
@@ -723,7 +539,7 @@ func TestKeysInTheAccount(t *testing.T) {
 	if i < 0 || keys[i].RevokedAt == nil || keys[i].Name != "laptop <script>" {
 		t.Fatalf("the revoked key is not kept: %+v", keys)
 	}
-	body = b.mustGet(t, "/account")
+	body = b.MustGet(t, "/account")
 	revokedRow := regexp.MustCompile(`<tr>\s*<td><bdi>laptop &lt;script&gt;</bdi></td><td data-label="Starts with"><code>[^<]+</code></td><td data-label="Created">[^<]+</td><td data-label="Revoked">` +
 		regexp.QuoteMeta(label.Time(*keys[i].RevokedAt)) + `</td>\s*</tr>`)
 	if !strings.Contains(body, "Revoked keys") || !revokedRow.MatchString(body) {
@@ -736,50 +552,50 @@ func TestKeysInTheAccount(t *testing.T) {
 	// Another account's key is not this account's to revoke.
 	other, _ := ta.Store().CreateAccount(context.Background(), "other@example.com", time.Now())
 	otherKey, k, _ := auth.Issue(context.Background(), ta.Store(), other.ID, "theirs", time.Now())
-	resp, body = b.post("/account/keys/"+k.ID+"/revoke", url.Values{})
-	wantPage(t, resp, body, http.StatusNotFound)
-	resp, body = b.get("/account/keys/" + k.ID + "/revoke")
-	wantPage(t, resp, body, http.StatusNotFound)
-	resp, body = b.post("/account/keys/"+k.ID+"/rename", url.Values{"name": {"stolen"}})
-	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.Post("/account/keys/"+k.ID+"/revoke", url.Values{})
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.Get("/account/keys/" + k.ID + "/revoke")
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.Post("/account/keys/"+k.ID+"/rename", url.Values{"name": {"stolen"}})
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
 	if theirs, _ := ta.Store().Keys(context.Background(), other.ID); theirs[0].Name != "theirs" {
 		t.Errorf("another account's key was renamed to %q", theirs[0].Name)
 	}
-	resp, raw = ta.get("/api/v1/usage", "Authorization", "Bearer "+otherKey)
-	wantStatus(t, resp, raw, http.StatusOK)
+	resp, raw = ta.Get("/api/v1/usage", "Authorization", "Bearer "+otherKey)
+	apptest.WantStatus(t, resp, raw, http.StatusOK)
 
-	resp, body = b.post("/account/keys", url.Values{"name": {"  "}})
-	wantPage(t, resp, body, http.StatusBadRequest)
-	resp, body = b.post("/account/keys", url.Values{"name": {"big"}, "pad": {strings.Repeat("x", 40<<10)}})
-	wantPage(t, resp, body, http.StatusRequestEntityTooLarge)
+	resp, body = b.Post("/account/keys", url.Values{"name": {"  "}})
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.Post("/account/keys", url.Values{"name": {"big"}, "pad": {strings.Repeat("x", 40<<10)}})
+	apptest.WantPage(t, resp, body, http.StatusRequestEntityTooLarge)
 }
 
 // TestRenameKey renames a key from the account area, bounded and escaped
 // as names are at creation.
 func TestRenameKey(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
 	ctx := context.Background()
-	resp, body := b.post("/account/keys", url.Values{"name": {"old"}})
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body := b.Post("/account/keys", url.Values{"name": {"old"}})
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	keys, _ := ta.Store().Keys(ctx, 1)
 	id := keys[0].ID
 	rename := "/account/keys/" + id + "/rename"
-	body = b.mustGet(t, "/account")
+	body = b.MustGet(t, "/account")
 	if !strings.Contains(body, `action="`+rename+`"`) {
 		t.Fatalf("the key has no rename form:\n%s", body)
 	}
 
-	resp, body = b.post(rename, url.Values{"name": {"  <b>new</b>  "}})
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = b.Post(rename, url.Values{"name": {"  <b>new</b>  "}})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if loc := resp.Header.Get("Location"); loc != "/account?notice=key-renamed#keys" {
 		t.Errorf("Location = %q", loc)
 	}
 	if keys, _ := ta.Store().Keys(ctx, 1); keys[0].Name != "<b>new</b>" {
 		t.Errorf("name = %q, want <b>new</b>", keys[0].Name)
 	}
-	body = b.mustGet(t, "/account?notice=key-renamed")
+	body = b.MustGet(t, "/account?notice=key-renamed")
 	if !strings.Contains(body, "&lt;b&gt;new&lt;/b&gt;") || strings.Contains(body, "<b>new</b>") {
 		t.Errorf("the new name is missing or not escaped:\n%s", body)
 	}
@@ -790,8 +606,8 @@ func TestRenameKey(t *testing.T) {
 		{"control character", "new\x1bname"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := b.post(rename, url.Values{"name": {tt.value}})
-			wantPage(t, resp, body, http.StatusBadRequest)
+			resp, body := b.Post(rename, url.Values{"name": {tt.value}})
+			apptest.WantPage(t, resp, body, http.StatusBadRequest)
 			if !strings.Contains(body, `id="rename-error"`) || !strings.Contains(body, "<details open>") {
 				t.Errorf("the refused name is not explained at its form:\n%s", body)
 			}
@@ -800,103 +616,96 @@ func TestRenameKey(t *testing.T) {
 			}
 		})
 	}
-	resp, body = b.post("/account/keys/key_none/rename", url.Values{"name": {"x"}})
-	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.Post("/account/keys/key_none/rename", url.Values{"name": {"x"}})
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
 }
 
 func TestAccountPages(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	anonymous := newBrowser(ta)
-	resp, body := anonymous.get("/account")
-	wantPage(t, resp, body, http.StatusSeeOther)
+	ta := apptest.Start(t)
+	anonymous := apptest.NewBrowser(ta)
+	resp, body := anonymous.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if loc := resp.Header.Get("Location"); loc != "/sign-in?next=%2Faccount" {
 		t.Errorf("Location = %q", loc)
 	}
-	resp, body = anonymous.post("/account/keys", url.Values{"name": {"x"}})
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = anonymous.Post("/account/keys", url.Values{"name": {"x"}})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 
-	b := signedInBrowser(t, ta)
-	resp, body = b.get("/account", "Accept", "text/markdown")
-	wantPage(t, resp, body, http.StatusOK) // private pages never negotiate Markdown
-	resp, body = b.do(http.MethodDelete, "/account", nil)
-	wantPage(t, resp, body, http.StatusMethodNotAllowed)
+	b := apptest.SignedIn(t, ta)
+	resp, body = b.Get("/account", "Accept", "text/markdown")
+	apptest.WantPage(t, resp, body, http.StatusOK) // private pages never negotiate Markdown
+	resp, body = b.Do(http.MethodDelete, "/account", nil)
+	apptest.WantPage(t, resp, body, http.StatusMethodNotAllowed)
 	if allow := resp.Header.Get("Allow"); allow != "GET, HEAD" {
 		t.Errorf("Allow = %q", allow)
 	}
-	resp, body = b.get("/sign-out")
-	wantPage(t, resp, body, http.StatusMethodNotAllowed)
-	resp, body = b.get("/account/nothing")
-	wantPage(t, resp, body, http.StatusNotFound)
-	resp, body = b.do(http.MethodHead, "/account", nil)
-	wantPage(t, resp, body, http.StatusOK)
-	if !strings.Contains(b.mustGet(t, "/account"), "No app is connected.") {
+	resp, body = b.Get("/sign-out")
+	apptest.WantPage(t, resp, body, http.StatusMethodNotAllowed)
+	resp, body = b.Get("/account/nothing")
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
+	resp, body = b.Do(http.MethodHead, "/account", nil)
+	apptest.WantPage(t, resp, body, http.StatusOK)
+	if !strings.Contains(b.MustGet(t, "/account"), "No app is connected.") {
 		t.Error("the connections section is missing")
 	}
-}
-
-func (b *browser) mustGet(t *testing.T, path string) string {
-	t.Helper()
-	resp, body := b.get(path)
-	wantPage(t, resp, body, http.StatusOK)
-	return body
 }
 
 // TestSignOutEndsTheSessionOnTheServer: the cookie of a session that was
 // signed out no longer signs anyone in, even if a copy of it is replayed.
 func TestSignOutEndsTheSessionOnTheServer(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
-	stolen := b.cookies[session.SecureCookieName]
-	resp, body := b.post("/sign-out", url.Values{})
-	wantPage(t, resp, body, http.StatusSeeOther)
-	if _, ok := b.cookies[session.SecureCookieName]; ok {
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
+	stolen := b.Cookies[session.SecureCookieName]
+	resp, body := b.Post("/sign-out", url.Values{})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	if _, ok := b.Cookies[session.SecureCookieName]; ok {
 		t.Error("the cookie was not cleared")
 	}
-	replay := newBrowser(ta)
-	replay.cookies[session.SecureCookieName] = stolen
-	resp, body = replay.get("/account")
-	wantPage(t, resp, body, http.StatusSeeOther)
+	replay := apptest.NewBrowser(ta)
+	replay.Cookies[session.SecureCookieName] = stolen
+	resp, body = replay.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 }
 
 // TestSessionRenewsOnUse: a session in use lives on past its first 30 days.
 func TestSessionRenewsOnUse(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon}
-	ta := newTestApp(t, WithClock(clk.Now))
-	b := signedInBrowser(t, ta)
-	clk.Set(noon.Add(20 * 24 * time.Hour))
-	resp, body := b.get("/account")
-	wantPage(t, resp, body, http.StatusOK)
+	clk := apptest.NewClock(apptest.Noon)
+	ta := apptest.Start(t, app.WithClock(clk.Now))
+	b := apptest.SignedIn(t, ta)
+	clk.Set(apptest.Noon.Add(20 * 24 * time.Hour))
+	resp, body := b.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	checkSessionCookie(t, resp, session.SecureCookieName, true)
-	clk.Set(noon.Add(45 * 24 * time.Hour))
-	b.mustGet(t, "/account")
-	idle := newBrowser(ta)
-	idle.signIn(t, "idle@example.com", "")
-	clk.Set(noon.Add(90 * 24 * time.Hour))
-	resp, body = idle.get("/account")
-	wantPage(t, resp, body, http.StatusSeeOther)
+	clk.Set(apptest.Noon.Add(45 * 24 * time.Hour))
+	b.MustGet(t, "/account")
+	idle := apptest.NewBrowser(ta)
+	idle.SignIn(t, "idle@example.com", "")
+	clk.Set(apptest.Noon.Add(90 * 24 * time.Hour))
+	resp, body = idle.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 }
 
 // TestUsageChart: the account area shows today's usage against the
 // account's actual limits, and 30 days of history as an SVG chart.
 func TestUsageChart(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon}
-	ta := newTestApp(t, WithClock(clk.Now))
+	clk := apptest.NewClock(apptest.Noon)
+	ta := apptest.Start(t, app.WithClock(clk.Now))
 	ctx := context.Background()
 	if err := ta.Store().SetLimits(ctx, 1, model.Limits{DailyRequests: 5000, MinuteRequests: 45, DailySearches: 12, ConcurrentSearches: 2}); err != nil {
 		t.Fatal(err)
 	}
-	b := signedInBrowser(t, ta)
+	b := apptest.SignedIn(t, ta)
 	for range 7 {
-		ta.get("/api/v1/usage")
+		ta.Get("/api/v1/usage")
 	}
-	if err := ta.usage.Flush(ctx); err != nil {
+	if err := ta.FlushUsage(ctx); err != nil {
 		t.Fatal(err)
 	}
-	today := model.DayOf(noon)
+	today := model.DayOf(apptest.Noon)
 	days, err := ta.Store().DailyUsage(ctx, 1, today, today.AddDate(0, 0, 1))
 	if err != nil || len(days) != 1 || days[0].Requests != 7 {
 		t.Fatalf("recorded today: %+v, %v; want 7 requests", days, err)
@@ -907,7 +716,7 @@ func TestUsageChart(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	body := b.mustGet(t, "/account")
+	body := b.MustGet(t, "/account")
 	for _, want := range []string{
 		"<td>5,000</td>", "<td>12</td>", "<td>45</td>", "00:00 UTC, Sun 22 Nov",
 		"<svg", "<title>Wed 18 Nov: 321 requests</title>", "<title>Wed 18 Nov: 4 searches</title>",
@@ -926,29 +735,29 @@ func TestUsageChart(t *testing.T) {
 // removes the data; the email can sign up again as a new account.
 func TestDeleteAccount(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	ctx := context.Background()
-	b := signedInBrowser(t, ta)
-	second := signedInBrowser(t, ta) // another browser's session
-	b.post("/account/interests", url.Values{"tags": {"job"}, "frequency": {"daily"}})
+	b := apptest.SignedIn(t, ta)
+	second := apptest.SignedIn(t, ta) // another browser's session
+	b.Post("/account/interests", url.Values{"tags": {"job"}, "frequency": {"daily"}})
 
-	resp, body := b.post("/account/delete", url.Values{"confirm": {"someone@example.com"}})
-	wantPage(t, resp, body, http.StatusBadRequest)
-	resp, body = b.post("/account/delete", url.Values{"confirm": {"DEV@example.com"}})
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body := b.Post("/account/delete", url.Values{"confirm": {"someone@example.com"}})
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.Post("/account/delete", url.Values{"confirm": {"DEV@example.com"}})
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if !strings.Contains(body, "deleted") || strings.Contains(body, "Sign out") {
 		t.Errorf("answer:\n%s", body)
 	}
-	resp, raw := ta.get("/api/v1/usage")
-	wantStatus(t, resp, raw, http.StatusUnauthorized)
-	resp, body = second.get("/account")
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, raw := ta.Get("/api/v1/usage")
+	apptest.WantStatus(t, resp, raw, http.StatusUnauthorized)
+	resp, body = second.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if _, err := ta.Store().AccountByEmail(ctx, "dev@example.com"); err == nil {
 		t.Fatal("the account is still there")
 	}
 
-	again := newBrowser(ta)
-	again.signIn(t, "dev@example.com", "")
+	again := apptest.NewBrowser(ta)
+	again.SignIn(t, "dev@example.com", "")
 	acct, err := ta.Store().AccountByEmail(ctx, "dev@example.com")
 	if err != nil {
 		t.Fatal(err)
@@ -962,10 +771,10 @@ func TestDeleteAccount(t *testing.T) {
 }
 
 // digestMails returns the messages of the outbox that are digests.
-func digestMails(t *testing.T, ta *testApp) []*mail.Message {
+func digestMails(t *testing.T, ta *apptest.App) []*mail.Message {
 	t.Helper()
 	var out []*mail.Message
-	for _, raw := range ta.outbox() {
+	for _, raw := range ta.Outbox() {
 		m, err := mail.ReadMessage(strings.NewReader(raw))
 		if err != nil {
 			t.Fatal(err)
@@ -982,20 +791,20 @@ func digestMails(t *testing.T, ta *testApp) []*mail.Message {
 // new, and unsubscribes with one click and no session.
 func TestInterestsAndDigests(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: time.Date(2026, 10, 1, 6, 0, 0, 0, time.UTC)}
-	ta := newTestApp(t, WithClock(clk.Now))
+	clk := apptest.NewClock(time.Date(2026, 10, 1, 6, 0, 0, 0, time.UTC))
+	ta := apptest.Start(t, app.WithClock(clk.Now))
 	ctx := context.Background()
-	b := signedInBrowser(t, ta)
-	if body := b.mustGet(t, "/account"); !strings.Contains(body, "You receive no email from us besides sign-in links") {
+	b := apptest.SignedIn(t, ta)
+	if body := b.MustGet(t, "/account"); !strings.Contains(body, "You receive no email from us besides sign-in links") {
 		t.Error("a new account shows interests it never chose")
 	}
-	resp, body := b.post("/account/interests", url.Values{"frequency": {"daily"}})
-	wantPage(t, resp, body, http.StatusBadRequest)
-	resp, body = b.post("/account/interests", url.Values{"tags": {"funding", "nonsense"}, "frequency": {"daily"}})
-	wantPage(t, resp, body, http.StatusBadRequest)
-	resp, body = b.post("/account/interests", url.Values{"tags": {"funding"}, "countries": {"canada"}, "frequency": {"daily"}})
-	wantPage(t, resp, body, http.StatusSeeOther)
-	if body := b.mustGet(t, "/account"); !strings.Contains(body, "<strong>daily</strong> digest") {
+	resp, body := b.Post("/account/interests", url.Values{"frequency": {"daily"}})
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.Post("/account/interests", url.Values{"tags": {"funding", "nonsense"}, "frequency": {"daily"}})
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.Post("/account/interests", url.Values{"tags": {"funding"}, "countries": {"canada"}, "frequency": {"daily"}})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	if body := b.MustGet(t, "/account"); !strings.Contains(body, "<strong>daily</strong> digest") {
 		t.Errorf("the page does not show the chosen interests:\n%s", body)
 	}
 
@@ -1044,24 +853,24 @@ func TestInterestsAndDigests(t *testing.T) {
 
 	// One click, as a mail provider posts it: no cookie, no Origin.
 	u, _ := url.Parse(strings.Trim(unsub, "<>"))
-	provider := newBrowser(ta)
-	resp, body = provider.get(u.RequestURI())
-	wantPage(t, resp, body, http.StatusOK)
+	provider := apptest.NewBrowser(ta)
+	resp, body = provider.Get(u.RequestURI())
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if _, err := ta.Store().Interests(ctx, 1); err != nil {
 		t.Fatal("fetching the unsubscribe link unsubscribed")
 	}
-	resp, body = provider.post(u.RequestURI(), url.Values{"List-Unsubscribe": {"One-Click"}})
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = provider.Post(u.RequestURI(), url.Values{"List-Unsubscribe": {"One-Click"}})
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if _, err := ta.Store().Interests(ctx, 1); err == nil {
 		t.Error("still subscribed after one-click unsubscription")
 	}
-	resp, body = provider.post("/unsubscribe?token="+strings.Repeat("A", 43), url.Values{"List-Unsubscribe": {"One-Click"}})
-	wantPage(t, resp, body, http.StatusNotFound)
+	resp, body = provider.Post("/unsubscribe?token="+strings.Repeat("A", 43), url.Values{"List-Unsubscribe": {"One-Click"}})
+	apptest.WantPage(t, resp, body, http.StatusNotFound)
 }
 
-func sendDue(t *testing.T, ta *testApp) {
+func sendDue(t *testing.T, ta *apptest.App) {
 	t.Helper()
-	if err := ta.digests.SendDue(context.Background()); err != nil {
+	if err := ta.SendDueDigests(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -1071,10 +880,9 @@ func sendDue(t *testing.T, ta *testApp) {
 func TestDigestsOnceAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 10, 1, 7, 1, 0, 0, time.UTC)
-	clk := &clock{t: at.Add(-2 * time.Hour)}
-	first := newTestApp(t, WithClock(clk.Now))
-	cfg := first.cfg
-	second, err := New(context.Background(), cfg, first.log, WithClock(clk.Now))
+	clk := apptest.NewClock(at.Add(-2 * time.Hour))
+	first := apptest.Start(t, app.WithClock(clk.Now))
+	second, err := app.New(context.Background(), first.Config, first.Log, app.WithClock(clk.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1096,8 +904,8 @@ func TestDigestsOnceAcrossProcesses(t *testing.T) {
 	storetest.Put(t, first.Store(), signals...)
 	clk.Set(at)
 	errs := make(chan error, 2)
-	go func() { errs <- first.digests.SendDue(ctx) }()
-	go func() { errs <- second.digests.SendDue(ctx) }()
+	go func() { errs <- first.SendDueDigests(ctx) }()
+	go func() { errs <- second.SendDueDigests(ctx) }()
 	for range 2 {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
@@ -1122,14 +930,14 @@ func TestDigestsOnceAcrossProcesses(t *testing.T) {
 func TestSecretsNeverReachTheLog(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
-	ta := newTestApp(t, func(a *App) { a.log = slogTo(&logs) })
-	b := newBrowser(ta)
-	b.signIn(t, "log@example.com", "")
-	mails := ta.outbox()
-	token := linkToken(t, mails[len(mails)-1])
-	_, body := b.post("/account/keys", url.Values{"name": {"k"}})
+	ta := apptest.Start(t, app.WithLogger(slogTo(&logs)))
+	b := apptest.NewBrowser(ta)
+	b.SignIn(t, "log@example.com", "")
+	mails := ta.Outbox()
+	token := apptest.LinkToken(t, mails[len(mails)-1])
+	_, body := b.Post("/account/keys", url.Values{"name": {"k"}})
 	key := regexp.MustCompile(`sig_[0-9A-Za-z]{38}`).FindString(body)
-	for _, secret := range []string{token, key, b.cookies[session.SecureCookieName]} {
+	for _, secret := range []string{token, key, b.Cookies[session.SecureCookieName]} {
 		if secret == "" || strings.Contains(logs.String(), secret) {
 			t.Errorf("secret %q is empty or in the log:\n%s", secret, logs.String())
 		}
@@ -1147,11 +955,11 @@ func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, n
 // (40 KB, or 10 MB that never arrive) or only shows while the body is read.
 func TestOversizedFormsAre413(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
 	ctx := context.Background()
 	keys, _ := ta.Store().Keys(ctx, 1)
-	mails := len(ta.outbox())
+	mails := len(ta.Outbox())
 	big := url.Values{"email": {strings.Repeat("a", 40<<10) + "@example.com"}, "name": {strings.Repeat("n", 40<<10)}}.Encode()
 	paths := []string{
 		"/sign-in", "/sign-in/confirm", "/sign-out",
@@ -1168,21 +976,21 @@ func TestOversizedFormsAre413(t *testing.T) {
 	} {
 		for _, path := range paths {
 			t.Run(tt.name+" "+path, func(t *testing.T) {
-				req, err := http.NewRequest(http.MethodPost, ta.srv.URL+path, tt.body())
+				req, err := http.NewRequest(http.MethodPost, ta.URL+path, tt.body())
 				if err != nil {
 					t.Fatal(err)
 				}
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-				for name, value := range b.cookies {
+				for name, value := range b.Cookies {
 					req.AddCookie(&http.Cookie{Name: name, Value: value})
 				}
-				resp, err := b.client.Do(req)
+				resp, err := b.Client.Do(req)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer resp.Body.Close()
 				raw, _ := io.ReadAll(resp.Body)
-				wantPage(t, resp, string(raw), http.StatusRequestEntityTooLarge)
+				apptest.WantPage(t, resp, string(raw), http.StatusRequestEntityTooLarge)
 				if !strings.Contains(string(raw), "payload_too_large") {
 					t.Errorf("the 413 page does not name its code:\n%s", raw)
 				}
@@ -1190,7 +998,7 @@ func TestOversizedFormsAre413(t *testing.T) {
 		}
 	}
 	t.Run("10 MB declared", func(t *testing.T) {
-		addr := ta.serve()
+		addr := serve(t, ta)
 		for _, path := range []string{"/sign-in", "/account/keys"} {
 			c, err := net.Dial("tcp", addr)
 			if err != nil {
@@ -1200,7 +1008,7 @@ func TestOversizedFormsAre413(t *testing.T) {
 			c.SetDeadline(time.Now().Add(5 * time.Second))
 			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: signals.example\r\nCookie: %s=%s\r\n"+
 				"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\nemail=a",
-				path, session.SecureCookieName, b.cookies[session.SecureCookieName], 10<<20)
+				path, session.SecureCookieName, b.Cookies[session.SecureCookieName], 10<<20)
 			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 			if err != nil {
 				t.Fatalf("%s: no answer within 5 s: %v", path, err)
@@ -1215,11 +1023,11 @@ func TestOversizedFormsAre413(t *testing.T) {
 	if after, _ := ta.Store().Keys(ctx, 1); len(after) != len(keys) || after[0].RevokedAt != nil {
 		t.Errorf("keys changed: %+v", after)
 	}
-	if n := len(ta.outbox()); n != mails {
+	if n := len(ta.Outbox()); n != mails {
 		t.Errorf("%d messages were sent", n-mails)
 	}
-	resp, body := b.get("/account")
-	wantPage(t, resp, body, http.StatusOK) // still signed in, account still there
+	resp, body := b.Get("/account")
+	apptest.WantPage(t, resp, body, http.StatusOK) // still signed in, account still there
 }
 
 // mailParts returns the decoded plain text and HTML parts of a message.
@@ -1258,9 +1066,9 @@ func mailParts(t *testing.T, msg *mail.Message) (text, html string) {
 // filters do, and lists countries as checkboxes grouped by region.
 func TestInterestsFormReadsAsTheFeed(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
-	body := b.mustGet(t, "/account")
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
+	body := b.MustGet(t, "/account")
 	for _, want := range []string{
 		`<label for="tag-physical_ai">Physical AI</label>`,
 		`<summary>Africa</summary>`, `<legend class="visually-hidden">Africa</legend>`,
@@ -1275,9 +1083,9 @@ func TestInterestsFormReadsAsTheFeed(t *testing.T) {
 	if strings.Contains(body, "<select") {
 		t.Error("countries are still a select list")
 	}
-	resp, body := b.post("/account/interests", url.Values{"tags": {"physical_ai"}, "countries": {"cote_d_ivoire", "canada"}, "frequency": {"weekly"}})
-	wantPage(t, resp, body, http.StatusSeeOther)
-	body = b.mustGet(t, "/account")
+	resp, body := b.Post("/account/interests", url.Values{"tags": {"physical_ai"}, "countries": {"cote_d_ivoire", "canada"}, "frequency": {"weekly"}})
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	body = b.MustGet(t, "/account")
 	for _, want := range []string{
 		"(kinds: Physical AI; countries: Canada, Côte d&#39;Ivoire)",
 		`<details open>

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
@@ -17,43 +18,19 @@ import (
 	"signals/internal/store/storetest"
 )
 
-const oddID = "pn/2026:10?x#1%2+b ü"
-
-// fixtures is a small archive covering every visibility and a long text.
-func fixtures() []model.Signal {
-	sig := storetest.Sig
-	return []model.Signal{
-		sig("mb-1", 1, func(s *model.Signal) { s.Text = "Seed round for a robotics startup in Montréal." }),
-		sig("pn-2", 2, func(s *model.Signal) {
-			s.Tag, s.Source, s.Language, s.Country = "job", "professional_network", "fr", "france"
-			s.Text, s.AuthorName, s.AuthorHeadline = "Nous recrutons une ingénieure ML à Paris.", "Claire Exemple", ""
-		}),
-		sig("tf-3", 3, func(s *model.Signal) {
-			s.Tag, s.Source, s.Country = "product_launch", "tech_forum", ""
-			s.Text = strings.Repeat("Launch notes. ", 1200) + "<script>alert(1)</script>"
-			s.ObservedAt = nil
-			s.PublishedAtPrecision = "day"
-		}),
-		sig(oddID, 4, func(s *model.Signal) { s.Tag, s.Text = "events", "Meetup on agents 🤖 next week" }),
-		sig("hidden-5", 5, func(s *model.Signal) { s.Status = model.StatusHidden }),
-		sig("pending-6", 6, func(s *model.Signal) { s.Status = model.StatusPending }),
-		sig("market-7", 7, func(s *model.Signal) { s.MarketOnly = true }),
-	}
-}
-
 func TestListGolden(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
-	resp, body := ta.get("/api/v1/signals?page_size=3")
-	wantStatus(t, resp, body, http.StatusOK)
-	golden(t, "list_page1", body)
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
+	resp, body := ta.Get("/api/v1/signals?page_size=3")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	apptest.Golden(t, "list_page1", body)
 	if resp.Header.Get("Deprecation") == "" {
 		t.Error("response with camelCase aliases has no Deprecation header")
 	}
-	resp, body = ta.get("/api/v1/signals?page_size=3&page=2")
-	wantStatus(t, resp, body, http.StatusOK)
-	got := decode[reads.ListResponse](t, body)
+	resp, body = ta.Get("/api/v1/signals?page_size=3&page=2")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	got := apptest.Decode[reads.ListResponse](t, body)
 	if len(got.Signals) != 1 || got.HasMore || got.NextPage != nil {
 		t.Errorf("page 2 = %+v", got)
 	}
@@ -61,34 +38,34 @@ func TestListGolden(t *testing.T) {
 
 func TestListFilters(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
 	tests := []struct {
 		query string
 		want  []string
 	}{
-		{"", []string{oddID, "tf-3", "pn-2", "mb-1"}},
-		{"tags=job,events", []string{oddID, "pn-2"}},
-		{"tags=job&tags=events", []string{oddID, "pn-2"}},
-		{"tags=job,%20events", []string{oddID, "pn-2"}},
-		{"sources=microblog&tags=funding,events", []string{oddID, "mb-1"}},
+		{"", []string{apptest.OddID, "tf-3", "pn-2", "mb-1"}},
+		{"tags=job,events", []string{apptest.OddID, "pn-2"}},
+		{"tags=job&tags=events", []string{apptest.OddID, "pn-2"}},
+		{"tags=job,%20events", []string{apptest.OddID, "pn-2"}},
+		{"sources=microblog&tags=funding,events", []string{apptest.OddID, "mb-1"}},
 		{"language=fr", []string{"pn-2"}},
-		{"country=canada", []string{oddID, "mb-1"}},
+		{"country=canada", []string{apptest.OddID, "mb-1"}},
 		{"country=canada&tags=funding", []string{"mb-1"}},
 		{"q=MONTR%C3%89AL", []string{"mb-1"}},
 		{"q=claire", []string{"pn-2"}},
 		{"q=%3Cscript%3E", []string{"tf-3"}},
-		{"observed_after=2026-10-01T12:02:01Z", []string{oddID}},
-		{"observed_after=2026-10-01T13:02:01%2B01:00", []string{oddID}},
-		{"observed_after=2026-10-01T12:02:00.999Z", []string{oddID, "pn-2"}},
+		{"observed_after=2026-10-01T12:02:01Z", []string{apptest.OddID}},
+		{"observed_after=2026-10-01T13:02:01%2B01:00", []string{apptest.OddID}},
+		{"observed_after=2026-10-01T12:02:00.999Z", []string{apptest.OddID, "pn-2"}},
 		{"page_size=1&page=4", []string{"mb-1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
-			resp, body := ta.get("/api/v1/signals?" + tt.query)
-			wantStatus(t, resp, body, http.StatusOK)
+			resp, body := ta.Get("/api/v1/signals?" + tt.query)
+			apptest.WantStatus(t, resp, body, http.StatusOK)
 			var got []string
-			for _, s := range decode[reads.ListResponse](t, body).Signals {
+			for _, s := range apptest.Decode[reads.ListResponse](t, body).Signals {
 				got = append(got, s.ID)
 			}
 			if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
@@ -100,7 +77,7 @@ func TestListFilters(t *testing.T) {
 
 func TestListRejectsInvalidParameters(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	tests := []struct {
 		name, query string
 		code        failure.Code
@@ -123,9 +100,9 @@ func TestListRejectsInvalidParameters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := ta.get("/api/v1/signals?" + tt.query)
-			wantStatus(t, resp, body, http.StatusBadRequest)
-			p := decode[problem.Problem](t, body)
+			resp, body := ta.Get("/api/v1/signals?" + tt.query)
+			apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+			p := apptest.Decode[problem.Problem](t, body)
 			if p.Code != tt.code || p.Param != tt.param || p.ValidationMessage == "" {
 				t.Errorf("problem = %+v", p)
 			}
@@ -134,7 +111,7 @@ func TestListRejectsInvalidParameters(t *testing.T) {
 			}
 			switch tt.name {
 			case "page_size_too_big", "unknown_tag", "unknown_parameter", "observed_after_no_zone":
-				golden(t, "error_"+tt.name, body)
+				apptest.Golden(t, "error_"+tt.name, body)
 			}
 		})
 	}
@@ -145,8 +122,8 @@ func TestListRejectsInvalidParameters(t *testing.T) {
 // its page_size as the maximum. Without q any page may be asked for.
 func TestListWithQReachesTenThousandDeep(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
 	for _, tt := range []struct {
 		query   string
 		maximum int64 // 0: the page is listed
@@ -163,34 +140,34 @@ func TestListWithQReachesTenThousandDeep(t *testing.T) {
 		{"page_size=50&page=1000000", 0},
 	} {
 		t.Run(tt.query, func(t *testing.T) {
-			resp, body := ta.get("/api/v1/signals?" + tt.query)
+			resp, body := ta.Get("/api/v1/signals?" + tt.query)
 			if tt.maximum == 0 {
-				wantStatus(t, resp, body, http.StatusOK)
+				apptest.WantStatus(t, resp, body, http.StatusOK)
 				return
 			}
-			wantStatus(t, resp, body, http.StatusBadRequest)
-			p := decode[problem.Problem](t, body)
+			apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+			p := apptest.Decode[problem.Problem](t, body)
 			if p.Code != failure.CodeInvalidParameter || p.Param != "page" || p.Maximum == nil || *p.Maximum != tt.maximum ||
 				p.Minimum == nil || *p.Minimum != 1 || !strings.Contains(p.ValidationMessage, "10000 results deep") {
 				t.Errorf("problem = %s", body)
 			}
 		})
 	}
-	_, body := ta.get("/api/v1/signals?q=robot&page=501")
-	golden(t, "error_page_too_deep", body)
+	_, body := ta.Get("/api/v1/signals?q=robot&page=501")
+	apptest.Golden(t, "error_page_too_deep", body)
 }
 
 func TestGetSignal(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
-	resp, body := ta.get("/api/v1/signals/" + url.PathEscape(oddID))
-	wantStatus(t, resp, body, http.StatusOK)
-	golden(t, "get_odd_id", body)
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
+	resp, body := ta.Get("/api/v1/signals/" + url.PathEscape(apptest.OddID))
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	apptest.Golden(t, "get_odd_id", body)
 
-	resp, body = ta.get("/api/v1/signals/tf-3")
-	wantStatus(t, resp, body, http.StatusOK)
-	s := decode[reads.Signal](t, body)
+	resp, body = ta.Get("/api/v1/signals/tf-3")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	s := apptest.Decode[reads.Signal](t, body)
 	if model.Chars(s.Text) != model.MaxTextChars || !s.TextTruncated || s.TextChars != 1200*14+25 {
 		t.Errorf("long text: %d code points, truncated=%v, text_chars=%d", model.Chars(s.Text), s.TextTruncated, s.TextChars)
 	}
@@ -198,23 +175,23 @@ func TestGetSignal(t *testing.T) {
 		t.Error("single read carries a snippet")
 	}
 
-	_, missing := ta.get("/api/v1/signals/nope")
+	_, missing := ta.Get("/api/v1/signals/nope")
 	for _, id := range []string{"hidden-5", "pending-6", "market-7", "nope", strings.Repeat("x", 300)} {
-		resp, body := ta.get("/api/v1/signals/" + url.PathEscape(id))
-		wantStatus(t, resp, body, http.StatusNotFound)
+		resp, body := ta.Get("/api/v1/signals/" + url.PathEscape(id))
+		apptest.WantStatus(t, resp, body, http.StatusNotFound)
 		if string(body) != string(missing) {
 			t.Errorf("%s: 404 body differs from a missing id's:\n%s\n%s", id, body, missing)
 		}
 	}
-	golden(t, "error_not_found", missing)
+	apptest.Golden(t, "error_not_found", missing)
 }
 
 func TestListSnippetsNeverSplitCodePoints(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(storetest.Sig("emoji", 1, func(s *model.Signal) { s.Text = strings.Repeat("🤖", 700) }))
-	_, body := ta.get("/api/v1/signals")
-	s := decode[reads.ListResponse](t, body).Signals[0]
+	ta := apptest.Start(t)
+	ta.Put(storetest.Sig("emoji", 1, func(s *model.Signal) { s.Text = strings.Repeat("🤖", 700) }))
+	_, body := ta.Get("/api/v1/signals")
+	s := apptest.Decode[reads.ListResponse](t, body).Signals[0]
 	if s.Snippet != strings.Repeat("🤖", 600) || s.TextChars != 700 || s.TextTruncated {
 		t.Errorf("snippet has %d code points, text_chars=%d", model.Chars(s.Snippet), s.TextChars)
 	}
@@ -222,11 +199,11 @@ func TestListSnippetsNeverSplitCodePoints(t *testing.T) {
 
 func TestAuthentication(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	keys, _ := ta.Store().Keys(context.Background(), 1)
 	// The key with its last character changed: its checksum no longer holds.
 	last := "x"
-	if strings.HasSuffix(ta.key, last) {
+	if strings.HasSuffix(ta.Key, last) {
 		last = "y"
 	}
 	tests := []struct {
@@ -235,15 +212,15 @@ func TestAuthentication(t *testing.T) {
 		challenge  string
 	}{
 		{"missing", "", failure.CodeMissingCredentials, `Bearer realm="signals"`},
-		{"wrong_scheme", "Basic " + ta.key, failure.CodeInvalidCredentials, `Bearer realm="signals", error="invalid_token"`},
-		{"bad_checksum", "Bearer " + ta.key[:len(ta.key)-1] + last, failure.CodeInvalidCredentials, `error="invalid_token"`},
+		{"wrong_scheme", "Basic " + ta.Key, failure.CodeInvalidCredentials, `Bearer realm="signals", error="invalid_token"`},
+		{"bad_checksum", "Bearer " + ta.Key[:len(ta.Key)-1] + last, failure.CodeInvalidCredentials, `error="invalid_token"`},
 		{"garbage", "Bearer hello", failure.CodeInvalidCredentials, `error="invalid_token"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := ta.get("/api/v1/signals", "Authorization", tt.auth)
-			wantStatus(t, resp, body, http.StatusUnauthorized)
-			if p := decode[problem.Problem](t, body); p.Code != tt.code {
+			resp, body := ta.Get("/api/v1/signals", "Authorization", tt.auth)
+			apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
+			if p := apptest.Decode[problem.Problem](t, body); p.Code != tt.code {
 				t.Errorf("code = %s, want %s", p.Code, tt.code)
 			}
 			if h := resp.Header.Get("WWW-Authenticate"); !strings.Contains(h, tt.challenge) {
@@ -252,37 +229,37 @@ func TestAuthentication(t *testing.T) {
 		})
 	}
 	t.Run("key_in_query_is_ignored", func(t *testing.T) {
-		resp, body := ta.get("/api/v1/signals?api_key="+url.QueryEscape(ta.key), "Authorization", "")
-		wantStatus(t, resp, body, http.StatusUnauthorized)
+		resp, body := ta.Get("/api/v1/signals?api_key="+url.QueryEscape(ta.Key), "Authorization", "")
+		apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
 	})
 	t.Run("limits_changed", func(t *testing.T) {
 		// The key was looked up before; new limits apply at once.
-		resp, body := ta.get("/api/v1/signals")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get("/api/v1/signals")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		limits := model.Limits{DailyRequests: 500, MinuteRequests: 7, DailySearches: 10, ConcurrentSearches: 1}
 		if err := ta.Store().SetLimits(context.Background(), keys[0].AccountID, limits); err != nil {
 			t.Fatal(err)
 		}
-		resp, body = ta.get("/api/v1/signals")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body = ta.Get("/api/v1/signals")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		if got := resp.Header.Get("RateLimit-Policy"); !strings.Contains(got, "q=7;") {
 			t.Errorf("RateLimit-Policy = %q after the limits changed", got)
 		}
 	})
 	t.Run("revoked", func(t *testing.T) {
-		resp, body := ta.get("/api/v1/signals")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get("/api/v1/signals")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		if err := ta.Store().RevokeKey(context.Background(), keys[0].ID, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		resp, body = ta.get("/api/v1/signals")
-		wantStatus(t, resp, body, http.StatusUnauthorized)
+		resp, body = ta.Get("/api/v1/signals")
+		apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
 	})
 }
 
 func TestMethodsAndUnknownPaths(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	tests := []struct {
 		method, path string
 		status       int
@@ -296,18 +273,18 @@ func TestMethodsAndUnknownPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
-			resp, body := ta.do(tt.method, tt.path, nil)
-			wantStatus(t, resp, body, tt.status)
+			resp, body := ta.Do(tt.method, tt.path, nil)
+			apptest.WantStatus(t, resp, body, tt.status)
 			if got := resp.Header.Get("Allow"); got != tt.allow {
 				t.Errorf("Allow = %q, want %q", got, tt.allow)
 			}
 		})
 	}
-	resp, body := ta.do(http.MethodPut, "/api/v1/signals", nil)
-	wantStatus(t, resp, body, http.StatusMethodNotAllowed)
-	golden(t, "error_method_not_allowed", body)
+	resp, body := ta.Do(http.MethodPut, "/api/v1/signals", nil)
+	apptest.WantStatus(t, resp, body, http.StatusMethodNotAllowed)
+	apptest.Golden(t, "error_method_not_allowed", body)
 
-	resp, body = ta.do(http.MethodHead, "/api/v1/signals", nil)
+	resp, body = ta.Do(http.MethodHead, "/api/v1/signals", nil)
 	if resp.StatusCode != http.StatusOK || len(body) != 0 {
 		t.Errorf("HEAD = %d with %d bytes", resp.StatusCode, len(body))
 	}
@@ -328,9 +305,9 @@ func TestMalformedQueryEncoding(t *testing.T) {
 	for _, path := range []string{"/api/v1/signals", "/api/v1/usage", "/api/v1/signals/mb-1"} {
 		for _, q := range queries {
 			t.Run(path+"?"+q.query, func(t *testing.T) {
-				resp, body := ta.get(path + "?" + q.query)
-				wantStatus(t, resp, body, http.StatusBadRequest)
-				p := decode[problem.Problem](t, body)
+				resp, body := ta.Get(path + "?" + q.query)
+				apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+				p := apptest.Decode[problem.Problem](t, body)
 				if p.Code != failure.CodeInvalidParameter || p.Param != q.param || p.ValidationMessage == "" {
 					t.Errorf("problem = %+v; want invalid_parameter naming %s", p, q.param)
 				}
@@ -359,7 +336,7 @@ func TestMalformedQueryEncoding(t *testing.T) {
 		{"/hubs/jobs/feed.rss?%zz=1", 200, ""},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
-			resp, body := ta.get(tt.path, "Authorization", "")
+			resp, body := ta.Get(tt.path, "Authorization", "")
 			if resp.StatusCode != tt.status || !bytes.Contains(body, []byte(tt.says)) ||
 				bytes.Contains(body, []byte(failure.CodeInvalidParameter)) {
 				t.Errorf("%d %s, want %d saying %q\n%.3000s", resp.StatusCode, resp.Header.Get("Content-Type"), tt.status, tt.says, body)
@@ -367,6 +344,6 @@ func TestMalformedQueryEncoding(t *testing.T) {
 		})
 	}
 	// A well-formed query is read as before.
-	resp, body := ta.get("/api/v1/signals?page_size=1&tags=job%2Cfunding")
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body := ta.Get("/api/v1/signals?page_size=1&tags=job%2Cfunding")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -19,6 +19,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/auth"
 	"signals/internal/model"
 	"signals/internal/store/sqlite"
@@ -63,13 +65,13 @@ func dump(t *testing.T, path string) map[string][]string {
 
 // servedApp serves a fresh SQLite database as signals serve does, with its
 // backup socket, until the test ends.
-func servedApp(t *testing.T) (*App, string) {
+func servedApp(t *testing.T) (*app.App, string) {
 	t.Helper()
 	if strings.HasPrefix(os.Getenv("SIGNALS_TEST_BACKEND"), "postgres") {
 		t.Skip("backup and restore copy SQLite files; PostgreSQL uses pg_dump")
 	}
-	cfg := testConfig(t)
-	a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	cfg := apptest.Config(t)
+	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func servedApp(t *testing.T) (*App, string) {
 	})
 	// Serve has started once its backup socket answers.
 	for range 200 {
-		if c, err := net.Dial("unix", ControlSocket(cfg.Database)); err == nil {
+		if c, err := net.Dial("unix", app.ControlSocket(cfg.Database)); err == nil {
 			c.Close()
 			break
 		}
@@ -105,7 +107,7 @@ func TestBackupUnderLoadRestoresTheMomentOfTheBackup(t *testing.T) {
 	t.Parallel()
 	a, base := servedApp(t)
 	ctx := context.Background()
-	database := a.cfg.Database
+	database := a.ConfigUsed().Database
 	var keys []string
 	for i := range 3 {
 		acct, err := a.Store().CreateAccount(ctx, fmt.Sprintf("user%d@example.com", i), time.Now())
@@ -176,7 +178,7 @@ func TestBackupUnderLoadRestoresTheMomentOfTheBackup(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "backup.db")
 	var notices []string
-	if err := BackupDatabase(ctx, database, file, func(s string) { notices = append(notices, s) }); err != nil {
+	if err := app.BackupDatabase(ctx, database, file, func(s string) { notices = append(notices, s) }); err != nil {
 		t.Fatal(err)
 	}
 	close(stop)
@@ -213,7 +215,7 @@ func TestBackupUnderLoadRestoresTheMomentOfTheBackup(t *testing.T) {
 
 	// Restore into a fresh file: it holds exactly the backup.
 	fresh := filepath.Join(t.TempDir(), "restored.db")
-	if err := RestoreDatabase(ctx, file, fresh); err != nil {
+	if err := app.RestoreDatabase(ctx, file, fresh); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(backup, dump(t, fresh)); diff != "" {
@@ -241,20 +243,20 @@ func TestRestoreRefusals(t *testing.T) {
 		name, from, to string
 		want           string
 	}{
-		{"while serve holds the database", file, a.cfg.Database, "stop it before restoring"},
+		{"while serve holds the database", file, a.ConfigUsed().Database, "stop it before restoring"},
 		{"not a database", garbage, fresh, "not a database"},
 		{"missing backup", filepath.Join(t.TempDir(), "none.db"), fresh, "no such file"},
 		{"postgres", file, "postgres://localhost/signals", "pg_restore"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := RestoreDatabase(ctx, tt.from, tt.to)
+			err := app.RestoreDatabase(ctx, tt.from, tt.to)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want one containing %q", err, tt.want)
 			}
 		})
 	}
-	if !errors.Is(RestoreDatabase(ctx, file, a.cfg.Database), sqlite.ErrServing) {
+	if !errors.Is(app.RestoreDatabase(ctx, file, a.ConfigUsed().Database), sqlite.ErrServing) {
 		t.Error("restore under serve is not ErrServing")
 	}
 }

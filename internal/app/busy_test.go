@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,13 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 )
 
 // withListTimeout sets the listings' deadline, as SIGNALS_LIST_TIMEOUT does.
-func withListTimeout(d time.Duration) Option { return func(a *App) { a.cfg.ListTimeout = d } }
+func withListTimeout(d time.Duration) app.Option {
+	return app.WithConfig(func(c *app.Config) { c.ListTimeout = d })
+}
 
 // docs/api.md: a listing that cannot finish within its deadline is 503
 // service_busy with Retry-After, wherever a listing is served: the API,
@@ -22,18 +26,18 @@ func withListTimeout(d time.Duration) Option { return func(a *App) { a.cfg.ListT
 // deadline of 1ns passes before any store read can finish.
 func TestListingPastItsDeadlineIsBusy(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon}
-	ta := newTestApp(t, WithClock(clk.Now), withMetrics(), withListTimeout(time.Nanosecond))
-	ta.put(fixtures()...)
+	clk := apptest.NewClock(apptest.Noon)
+	ta := apptest.Start(t, app.WithClock(clk.Now), withMetrics(), withListTimeout(time.Nanosecond))
+	ta.Put(apptest.Fixtures()...)
 	ctx := context.Background()
 	if err := ta.Store().CreateHub(ctx, model.Hub{Slug: "jobs", Title: "Jobs", Description: "Hiring.", Filter: "tags=job"}); err != nil {
 		t.Fatal(err)
 	}
 
 	for _, path := range []string{"/api/v1/signals", "/api/v1/signals?q=robot&page_size=5"} {
-		resp, body := ta.get(path)
-		wantStatus(t, resp, body, http.StatusServiceUnavailable)
-		p := decode[problem.Problem](t, body)
+		resp, body := ta.Get(path)
+		apptest.WantStatus(t, resp, body, http.StatusServiceUnavailable)
+		p := apptest.Decode[problem.Problem](t, body)
 		if p.Code != failure.CodeServiceBusy || p.RetryAfterSeconds == nil || *p.RetryAfterSeconds != 2 ||
 			resp.Header.Get("Retry-After") != "2" {
 			t.Errorf("%s: %s Retry-After=%q", path, body, resp.Header.Get("Retry-After"))
@@ -43,7 +47,7 @@ func TestListingPastItsDeadlineIsBusy(t *testing.T) {
 		}
 	}
 
-	res, b := callTool(t, ta.mcpSession(""), "list_signals", map[string]any{"q": "robot"})
+	res, b := apptest.CallTool(t, ta.MCPSession(""), "list_signals", map[string]any{"q": "robot"})
 	if p := problemOf(t, res, b); p["status"] != 503.0 || p["code"] != "service_busy" || p["retry_after_seconds"] != 2.0 {
 		t.Errorf("list_signals past its deadline: %s", b)
 	}
@@ -58,7 +62,7 @@ func TestListingPastItsDeadlineIsBusy(t *testing.T) {
 	}
 
 	for _, path := range []string{"/?q=robot", "/hubs/jobs?page=2"} {
-		resp, body := ta.get(path, "Authorization", "")
+		resp, body := ta.Get(path, "Authorization", "")
 		page := string(body)
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "2" ||
 			resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
@@ -71,14 +75,14 @@ func TestListingPastItsDeadlineIsBusy(t *testing.T) {
 			}
 		}
 	}
-	_, md := ta.get("/?q=robot", "Authorization", "", "Accept", "text/markdown")
-	if !strings.Contains(string(md), "wait 2 seconds, then try again: <"+ta.cfg.BaseURL+"/?q=robot>") {
+	_, md := ta.Get("/?q=robot", "Authorization", "", "Accept", "text/markdown")
+	if !strings.Contains(string(md), "wait 2 seconds, then try again: <"+ta.Config.BaseURL+"/?q=robot>") {
 		t.Errorf("Markdown:\n%s", md)
 	}
 
-	resp, body := ta.get("/feed.json?q=robot", "Authorization", "")
-	wantStatus(t, resp, body, http.StatusServiceUnavailable)
-	if p := decode[problem.Problem](t, body); p.Code != failure.CodeServiceBusy || resp.Header.Get("Retry-After") != "2" {
+	resp, body := ta.Get("/feed.json?q=robot", "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusServiceUnavailable)
+	if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeServiceBusy || resp.Header.Get("Retry-After") != "2" {
 		t.Errorf("feed past its deadline: %s", body)
 	}
 }

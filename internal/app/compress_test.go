@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app/apptest"
 	"signals/internal/gzipped"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
@@ -16,13 +17,13 @@ import (
 
 // rawGet sends a GET with the given headers through a client that leaves
 // the body as the server sent it (no transparent decompression).
-func (ta *testApp) rawGet(path string, header ...string) (*http.Response, []byte) {
-	ta.t.Helper()
-	req, err := http.NewRequest(http.MethodGet, ta.srv.URL+path, nil)
+func rawGet(t testing.TB, ta *apptest.App, path string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, ta.URL+path, nil)
 	if err != nil {
-		ta.t.Fatal(err)
+		t.Fatal(err)
 	}
-	return ta.sendWith(&http.Client{Transport: &http.Transport{DisableCompression: true}}, req, header...)
+	return ta.SendWith(&http.Client{Transport: &http.Transport{DisableCompression: true}}, req, header...)
 }
 
 func gunzip(t *testing.T, b []byte) []byte {
@@ -48,11 +49,11 @@ func TestCompression(t *testing.T) {
 	for i := range 30 {
 		more = append(more, storetest.Sig(fmt.Sprintf("more-%02d", i), 10+i))
 	}
-	ta.put(more...)
+	ta.Put(more...)
 	if err := ta.Store().SetLimits(t.Context(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 1000, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
 		t.Fatal(err)
 	}
-	auth := "Bearer " + ta.key
+	auth := "Bearer " + ta.Key
 	for _, tc := range []struct {
 		name, path string
 		header     []string
@@ -70,8 +71,8 @@ func TestCompression(t *testing.T) {
 		{"health", "/healthz", nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plainResp, plain := ta.rawGet(tc.path, append([]string{"Accept-Encoding", "identity"}, tc.header...)...)
-			gzResp, gz := ta.rawGet(tc.path, append([]string{"Accept-Encoding", "gzip, deflate, br"}, tc.header...)...)
+			plainResp, plain := rawGet(t, ta, tc.path, append([]string{"Accept-Encoding", "identity"}, tc.header...)...)
+			gzResp, gz := rawGet(t, ta, tc.path, append([]string{"Accept-Encoding", "gzip, deflate, br"}, tc.header...)...)
 			if plainResp.StatusCode != gzResp.StatusCode {
 				t.Fatalf("status %d plain, %d gzip", plainResp.StatusCode, gzResp.StatusCode)
 			}
@@ -115,16 +116,16 @@ func TestCompression(t *testing.T) {
 	}
 
 	t.Run("feed 304", func(t *testing.T) {
-		resp, _ := ta.rawGet("/feed.json", "Accept-Encoding", "gzip")
+		resp, _ := rawGet(t, ta, "/feed.json", "Accept-Encoding", "gzip")
 		etag := resp.Header.Get("ETag")
 		if resp.Header.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(etag, `W/"`) {
 			t.Fatalf("Content-Encoding %q, ETag %q: want gzip and a weak tag", resp.Header.Get("Content-Encoding"), etag)
 		}
-		resp, body := ta.rawGet("/feed.json", "Accept-Encoding", "gzip", "If-None-Match", etag)
+		resp, body := rawGet(t, ta, "/feed.json", "Accept-Encoding", "gzip", "If-None-Match", etag)
 		if resp.StatusCode != http.StatusNotModified || len(body) != 0 || resp.Header.Get("ETag") != etag {
 			t.Errorf("If-None-Match %s: %d, %d bytes, ETag %q; want 304 with the same tag", etag, resp.StatusCode, len(body), resp.Header.Get("ETag"))
 		}
-		plain, _ := ta.rawGet("/feed.json", "Accept-Encoding", "identity", "If-None-Match", etag)
+		plain, _ := rawGet(t, ta, "/feed.json", "Accept-Encoding", "identity", "If-None-Match", etag)
 		if plain.StatusCode != http.StatusNotModified {
 			t.Errorf("the weak tag from a gzip answer does not validate the plain feed: %d", plain.StatusCode)
 		}
@@ -134,7 +135,7 @@ func TestCompression(t *testing.T) {
 		body := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_signals","arguments":{"page_size":20}}}`
 		var got [2][]byte
 		for i, enc := range []string{"identity", "gzip"} {
-			req, err := http.NewRequest(http.MethodPost, ta.srv.URL+"/mcp", strings.NewReader(body))
+			req, err := http.NewRequest(http.MethodPost, ta.URL+"/mcp", strings.NewReader(body))
 			if err != nil {
 				t.Fatal(err)
 			}

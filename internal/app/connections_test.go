@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/oauth2"
 
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/store/postgres/pgtest"
 )
@@ -30,7 +31,7 @@ import (
 // loadClient sends the requests of one kind of user of the service while
 // the database drops its connections, and counts the statuses it gets.
 type loadClient struct {
-	ta      *testApp
+	ta      *apptest.App
 	client  *http.Client
 	cookies map[string]string
 	counts  *statusCounts
@@ -88,7 +89,7 @@ var toolError = regexp.MustCompile(`"status":(\d+)`)
 // send sends one request, counted under route, and returns its status and
 // body (status 0 when it could not be sent or read).
 func (lc *loadClient) send(route, method, path string, body io.Reader, header ...string) (int, string, http.Header) {
-	req, err := http.NewRequest(method, lc.ta.srv.URL+path, body)
+	req, err := http.NewRequest(method, lc.ta.URL+path, body)
 	if err != nil {
 		lc.counts.add(route, 0)
 		return 0, err.Error(), nil
@@ -121,7 +122,7 @@ func (lc *loadClient) send(route, method, path string, body io.Reader, header ..
 }
 
 func (lc *loadClient) withKey(route, method, path, body string, header ...string) int {
-	status, _, _ := lc.send(route, method, path, strings.NewReader(body), append([]string{"Authorization", "Bearer " + lc.ta.key}, header...)...)
+	status, _, _ := lc.send(route, method, path, strings.NewReader(body), append([]string{"Authorization", "Bearer " + lc.ta.Key}, header...)...)
 	return status
 }
 
@@ -198,17 +199,17 @@ func TestDroppedConnectionsUnderMixedLoad(t *testing.T) {
 	)
 	ctx := context.Background()
 	name := pgtest.RandomName("signals_load_")
-	cfg := testConfig(t)
+	cfg := apptest.Config(t)
 	own := cfg.Database // the test's own sessions, which are not terminated
 	cfg.Database = pgtest.WithParam(own, "application_name", name)
 	var logs bytes.Buffer // slog's handler writes one record at a time
-	ta := serveTestApp(t, cfg, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	ta := apptest.StartWith(t, cfg, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	limits := model.Limits{DailyRequests: 1_000_000, MinuteRequests: 1_000_000, DailySearches: 1_000_000, ConcurrentSearches: 1}
 	if err := ta.Store().SetLimits(ctx, 1, limits); err != nil {
 		t.Fatal(err)
 	}
-	ta.put(fixtures()...)
-	session := signedInBrowser(t, ta).cookies
+	ta.Put(apptest.Fixtures()...)
+	session := apptest.SignedIn(t, ta).Cookies
 
 	admin, err := pgx.Connect(ctx, own)
 	if err != nil {

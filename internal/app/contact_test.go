@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 )
 
@@ -17,21 +19,21 @@ import (
 // none, and never tells readers how an operator publishes one.
 func TestContactPage(t *testing.T) {
 	t.Parallel()
-	withEmail := func(t *testing.T) *testApp {
-		cfg := testConfig(t)
+	withEmail := func(t *testing.T) *apptest.App {
+		cfg := apptest.Config(t)
 		cfg.ContactEmail = " editors_desk@example.org "
-		return serveTestApp(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		return apptest.StartWith(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
 	for _, tt := range []struct {
 		name       string
-		app        func(t *testing.T) *testApp
+		app        func(t *testing.T) *apptest.App
 		html, md   string
 		notAnyMore string
 	}{
 		{"setting", withEmail,
 			`<a href="mailto:editors_desk@example.org">editors_desk@example.org</a>`,
 			`[editors\_desk\@example\.org](mailto:editors_desk@example.org)`, "not published"},
-		{"article", func(t *testing.T) *testApp {
+		{"article", func(t *testing.T) *apptest.App {
 			ta := withEmail(t)
 			if err := ta.Store().PutArticles(context.Background(), []model.Article{{Slug: "contact", Title: "Reach us",
 				PublishedAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC), Body: "Call the desk on 555-0100.\n"}}); err != nil {
@@ -39,13 +41,13 @@ func TestContactPage(t *testing.T) {
 			}
 			return ta
 		}, "Call the desk on 555-0100.", "Call the desk on 555-0100.", "editors_desk"},
-		{"neither", func(t *testing.T) *testApp { return newTestApp(t) },
+		{"neither", func(t *testing.T) *apptest.App { return apptest.Start(t) },
 			"have not published a way to contact them", "have not published a way to contact them", "mailto:"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ta := tt.app(t)
 			for _, f := range []struct{ accept, want string }{{"text/html", tt.html}, {"text/markdown", tt.md}} {
-				resp, body := ta.get("/contact", "Authorization", "", "Accept", f.accept)
+				resp, body := ta.Get("/contact", "Authorization", "", "Accept", f.accept)
 				if resp.StatusCode != 200 || !bytes.Contains(body, []byte(f.want)) {
 					t.Errorf("%s: %d, want %q in\n%s", f.accept, resp.StatusCode, f.want, body)
 				}
@@ -65,9 +67,9 @@ func TestContactEmailChecked(t *testing.T) {
 	t.Parallel()
 	for _, bad := range []string{"editors", "Editors <editors@example.org>", "a@example.org, b@example.org",
 		`"a b"@example.org`, "mailto:editors@example.org", "editors@example.org)"} {
-		cfg := testConfig(t)
+		cfg := apptest.Config(t)
 		cfg.ContactEmail = bad
-		if a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil {
+		if a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil {
 			a.Close()
 			t.Errorf("%q accepted", bad)
 		} else if !strings.Contains(err.Error(), "SIGNALS_CONTACT_EMAIL") {
@@ -83,7 +85,7 @@ func TestPrivacyPage(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
 	for _, accept := range []string{"text/html", "text/markdown"} {
-		resp, body := ta.get("/privacy", "Authorization", "", "Accept", accept)
+		resp, body := ta.Get("/privacy", "Authorization", "", "Accept", accept)
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d\n%s", accept, resp.StatusCode, body)
 		}
@@ -96,21 +98,21 @@ func TestPrivacyPage(t *testing.T) {
 			}
 		}
 	}
-	if resp, body := ta.get("/privacy.md", "Authorization", ""); resp.StatusCode != 200 || !bytes.HasPrefix(body, []byte("# Privacy\n")) {
+	if resp, body := ta.Get("/privacy.md", "Authorization", ""); resp.StatusCode != 200 || !bytes.HasPrefix(body, []byte("# Privacy\n")) {
 		t.Errorf("/privacy.md: %d\n%.200s", resp.StatusCode, body)
 	}
 	for _, path := range []string{"/", "/signals/plain-1", "/hubs", "/developers/api", "/contact", "/privacy", "/nothing"} {
-		_, body := ta.get(path, "Authorization", "")
+		_, body := ta.Get(path, "Authorization", "")
 		if !bytes.Contains(body, []byte(`<footer class="site-footer">`)) ||
 			!bytes.Contains(body[bytes.Index(body, []byte(`<footer`)):], []byte(`<a href="/privacy">Privacy</a>`)) {
 			t.Errorf("%s: the footer does not link to /privacy", path)
 		}
 	}
-	b := signedInBrowser(t, ta)
-	if body := b.mustGet(t, "/account"); !strings.Contains(body, `<a href="/privacy">Privacy</a>`) {
+	b := apptest.SignedIn(t, ta)
+	if body := b.MustGet(t, "/account"); !strings.Contains(body, `<a href="/privacy">Privacy</a>`) {
 		t.Error("the account page's footer does not link to /privacy")
 	}
-	if _, body := ta.get("/sitemap.xml", "Authorization", ""); !bytes.Contains(body, []byte("<loc>https://signals.example/privacy</loc>")) {
+	if _, body := ta.Get("/sitemap.xml", "Authorization", ""); !bytes.Contains(body, []byte("<loc>https://signals.example/privacy</loc>")) {
 		t.Errorf("the sitemap does not list /privacy:\n%s", body)
 	}
 }
@@ -129,7 +131,7 @@ func TestEmptyFeedSuggests(t *testing.T) {
 		`<a href="/?tags=funding,job&amp;country=canada">Without words “quantum robot llama”</a>`,
 		`<a href="/?tags=funding,job&amp;country=canada&amp;q=quantum&#43;robot">Fewer words: “quantum robot”</a>`,
 	}
-	resp, body := ta.get(path, "Authorization", "")
+	resp, body := ta.Get(path, "Authorization", "")
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d", resp.StatusCode)
 	}
@@ -143,17 +145,17 @@ func TestEmptyFeedSuggests(t *testing.T) {
 			t.Errorf("signed out, the page says %q", bad)
 		}
 	}
-	b := signedInBrowser(t, ta)
-	_, signed := b.get(path)
+	b := apptest.SignedIn(t, ta)
+	_, signed := b.Get(path)
 	if !strings.Contains(signed, `<a href="/search?country=canada&amp;query=quantum&#43;robot&#43;llama&amp;tags=funding%2Cjob">Search by meaning instead</a>`) {
 		t.Errorf("signed in, no semantic search link:\n%s", signed)
 	}
-	_, md := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+	_, md := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 	if !bytes.Contains(md, []byte("- Without kind Job: <https://signals.example/?tags=funding&country=canada&q=quantum+robot+llama>\n")) {
 		t.Errorf("the Markdown feed does not suggest:\n%s", md)
 	}
-	ta2 := newTestApp(t)
-	if _, body := ta2.get("/", "Authorization", ""); !bytes.Contains(body, []byte("No signal is public yet.")) {
+	ta2 := apptest.Start(t)
+	if _, body := ta2.Get("/", "Authorization", ""); !bytes.Contains(body, []byte("No signal is public yet.")) {
 		t.Errorf("an empty site:\n%s", body)
 	}
 }
@@ -167,7 +169,7 @@ func TestEmptyHubLeadsToTheFeed(t *testing.T) {
 	if err := ta.Store().CreateHub(context.Background(), hub); err != nil {
 		t.Fatal(err)
 	}
-	resp, body := ta.get("/hubs/nothing", "Authorization", "")
+	resp, body := ta.Get("/hubs/nothing", "Authorization", "")
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d", resp.StatusCode)
 	}
@@ -179,7 +181,7 @@ func TestEmptyHubLeadsToTheFeed(t *testing.T) {
 			t.Errorf("the empty hub says %q", bad)
 		}
 	}
-	_, md := ta.get("/hubs/nothing", "Authorization", "", "Accept", "text/markdown")
+	_, md := ta.Get("/hubs/nothing", "Authorization", "", "Accept", "text/markdown")
 	if !bytes.Contains(md, []byte("No public signal is in this hub yet. Browse the whole public feed: <https://signals.example/>.\n")) {
 		t.Errorf("the empty hub's Markdown does not lead to the feed:\n%s", md)
 	}

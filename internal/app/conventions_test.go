@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"net/http"
 	"regexp"
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,9 +16,9 @@ import (
 
 func TestRobotsTxt(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	resp, body := ta.get("/robots.txt", "Authorization", "")
-	wantStatus(t, resp, body, http.StatusOK)
+	ta := apptest.Start(t)
+	resp, body := ta.Get("/robots.txt", "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	if got := resp.Header.Get("Content-Type"); got != "text/plain; charset=utf-8" {
 		t.Errorf("Content-Type = %q", got)
 	}
@@ -26,7 +28,7 @@ func TestRobotsTxt(t *testing.T) {
 			t.Errorf("robots.txt lacks the line %q:\n%s", line, body)
 		}
 	}
-	goldenText(t, "robots.txt", body)
+	apptest.GoldenText(t, "robots.txt", body)
 }
 
 // The sitemap lists the fixed pages, the hubs and the articles, in the
@@ -36,7 +38,7 @@ func TestRobotsTxt(t *testing.T) {
 func TestSitemap(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	resp, body := ta.get("/sitemap.xml", "Authorization", "")
+	resp, body := ta.Get("/sitemap.xml", "Authorization", "")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d\n%s", resp.StatusCode, body)
 	}
@@ -98,19 +100,19 @@ func TestSitemap(t *testing.T) {
 		t.Errorf("the article's lastmod is %q, want its publication time", got["/articles/hello"])
 	}
 	for path := range got {
-		if resp, body := ta.get(path, "Authorization", ""); resp.StatusCode != http.StatusOK {
+		if resp, body := ta.Get(path, "Authorization", ""); resp.StatusCode != http.StatusOK {
 			t.Errorf("%s listed in the sitemap answers %d\n%s", path, resp.StatusCode, body)
 		}
 	}
-	goldenText(t, "sitemap.xml", body)
+	apptest.GoldenText(t, "sitemap.xml", body)
 }
 
 // security.txt carries the fields RFC 9116 requires and recommends.
 func TestSecurityTxt(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	resp, body := ta.get("/.well-known/security.txt", "Authorization", "")
-	wantStatus(t, resp, body, http.StatusOK)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	resp, body := ta.Get("/.well-known/security.txt", "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	if got := resp.Header.Get("Content-Type"); got != "text/plain; charset=utf-8" {
 		t.Errorf("Content-Type = %q, want text/plain; charset=utf-8 (RFC 9116 §3)", got)
 	}
@@ -134,10 +136,10 @@ func TestSecurityTxt(t *testing.T) {
 		}
 	}
 	expires, err := time.Parse(time.RFC3339, fields["Expires"])
-	if err != nil || !expires.After(noon) || !expires.Before(noon.AddDate(1, 0, 0)) {
+	if err != nil || !expires.After(apptest.Noon) || !expires.Before(apptest.Noon.AddDate(1, 0, 0)) {
 		t.Errorf("Expires %q (%v): want a date after now and less than a year ahead", fields["Expires"], err)
 	}
-	goldenText(t, "security.txt", body)
+	apptest.GoldenText(t, "security.txt", body)
 }
 
 // The security contact is a URI: as set when it is one, an email address
@@ -159,9 +161,9 @@ func TestSecurityContact(t *testing.T) {
 		{"nobody", "", false},
 		{"https://", "", false},
 	} {
-		got, err := securityContact(tc.setting, from)
+		got, err := app.SecurityContact(tc.setting, from)
 		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("securityContact(%q) = %q, %v; want %q (ok %v)", tc.setting, got, err, tc.want, tc.ok)
+			t.Errorf("app.SecurityContact(%q) = %q, %v; want %q (ok %v)", tc.setting, got, err, tc.want, tc.ok)
 		}
 	}
 }
@@ -169,8 +171,8 @@ func TestSecurityContact(t *testing.T) {
 // /favicon.ico is an ICO file holding the site's icon as a 32×32 PNG.
 func TestFavicon(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	resp, body := ta.get("/favicon.ico", "Authorization", "")
+	ta := apptest.Start(t)
+	resp, body := ta.Get("/favicon.ico", "Authorization", "")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d\n%s", resp.StatusCode, body)
 	}
@@ -219,26 +221,26 @@ func TestMarkdownURLs(t *testing.T) {
 	for _, path := range []string{"/developers", "/developers/api", "/developers/mcp", "/developers/errors",
 		"/about", "/contact", "/articles/hello"} {
 		t.Run(path, func(t *testing.T) {
-			resp, body := ta.get(path+".md", "Authorization", "")
-			wantStatus(t, resp, body, http.StatusOK)
+			resp, body := ta.Get(path+".md", "Authorization", "")
+			apptest.WantStatus(t, resp, body, http.StatusOK)
 			if got := resp.Header.Get("Content-Type"); got != "text/markdown; charset=utf-8" {
 				t.Errorf("Content-Type = %q", got)
 			}
-			_, negotiated := ta.get(path, "Accept", "text/markdown")
+			_, negotiated := ta.Get(path, "Accept", "text/markdown")
 			if !bytes.Equal(body, negotiated) {
 				t.Errorf("%s.md differs from %s as Markdown:\n%s\n---\n%s", path, path, body, negotiated)
 			}
 		})
 	}
 	for _, path := range []string{"/nothing.md", "/articles/nothing.md", "/developers/nothing.md"} {
-		if resp, body := ta.get(path); resp.StatusCode != http.StatusNotFound {
+		if resp, body := ta.Get(path); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: %d, want 404\n%s", path, resp.StatusCode, body)
 		}
 	}
 
 	// Every link of llms.txt into the site answers a plain GET, and those
 	// to pages answer Markdown.
-	_, llms := ta.get("/llms.txt")
+	_, llms := ta.Get("/llms.txt")
 	links := regexp.MustCompile(`\]\((https://signals\.example[^)]*)\)`).FindAllSubmatch(llms, -1)
 	if len(links) == 0 {
 		t.Fatal("llms.txt has no links")
@@ -248,7 +250,7 @@ func TestMarkdownURLs(t *testing.T) {
 		if path == "/mcp" {
 			continue // a POST endpoint
 		}
-		resp, body := ta.get(path, "Authorization", "")
+		resp, body := ta.Get(path, "Authorization", "")
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("llms.txt links %s, which answers %d", path, resp.StatusCode)
 			continue

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -17,6 +17,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/auth"
 	"signals/internal/model"
 	"signals/internal/store/postgres/pgtest"
@@ -24,21 +26,11 @@ import (
 	"signals/internal/store/storetest"
 )
 
-// withTestRedis puts cfg's counters in a Redis database of the test's own
-// when SIGNALS_TEST_BACKEND is postgres+redis, so that every HTTP test can
-// run on PostgreSQL with Redis too.
-func withTestRedis(t testing.TB, cfg Config) Config {
-	if os.Getenv("SIGNALS_TEST_BACKEND") == "postgres+redis" {
-		cfg.RedisURL = redistest.URL(t)
-	}
-	return cfg
-}
-
 // redisConfig is a test configuration on a fresh PostgreSQL schema with
 // its counters in the Redis at redisURL.
-func redisConfig(t *testing.T, redisURL string) Config {
+func redisConfig(t *testing.T, redisURL string) app.Config {
 	t.Helper()
-	cfg := testConfig(t)
+	cfg := apptest.Config(t)
 	cfg.Database = pgtest.FreshSchema(t)
 	cfg.RedisURL = redisURL
 	return cfg
@@ -46,11 +38,11 @@ func redisConfig(t *testing.T, redisURL string) Config {
 
 // replicas starts n apps on cfg, as n processes sharing the database and
 // Redis, with one account and its key.
-func replicas(t *testing.T, cfg Config, n int, opts ...Option) (servers []*httptest.Server, apps []*App, key string) {
+func replicas(t *testing.T, cfg app.Config, n int, opts ...app.Option) (servers []*httptest.Server, apps []*app.App, key string) {
 	t.Helper()
 	ctx := context.Background()
 	for range n {
-		a, err := New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
+		a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,8 +79,8 @@ func getWith(t *testing.T, srv *httptest.Server, path, key string) (*http.Respon
 func TestRedisReplicasShareTheLimits(t *testing.T) {
 	t.Parallel()
 	pgtest.ServerURL(t)
-	clk := &clock{t: noon}
-	servers, apps, key := replicas(t, redisConfig(t, redistest.URL(t)), 3, WithClock(clk.Now))
+	clk := apptest.NewClock(apptest.Noon)
+	servers, apps, key := replicas(t, redisConfig(t, redistest.URL(t)), 3, app.WithClock(clk.Now))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	statuses := map[int]int{}
@@ -174,7 +166,7 @@ func TestListedRequestMakesNoCommit(t *testing.T) {
 		t.Skip("needs a URL connection string")
 	}
 	u.Path = "/" + name
-	cfg := testConfig(t)
+	cfg := apptest.Config(t)
 	cfg.Database, cfg.RedisURL = u.String(), redistest.URL(t)
 	servers, apps, key := replicas(t, cfg, 1)
 	storetest.Put(t, apps[0].Store(), storetest.Sig("a", 1), storetest.Sig("b", 2))
@@ -232,7 +224,7 @@ func TestRedisOutageIsTwoLines(t *testing.T) {
 	srv := redistest.Start(t, redistest.Options{})
 	var logs syncBuffer
 	ctx := context.Background()
-	a, err := New(ctx, redisConfig(t, srv.URL()), slog.New(slog.NewTextHandler(&logs, nil)), withMetrics())
+	a, err := app.New(ctx, redisConfig(t, srv.URL()), slog.New(slog.NewTextHandler(&logs, nil)), withMetrics())
 	if err != nil {
 		t.Fatal(err)
 	}

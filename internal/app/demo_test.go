@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/demo"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
@@ -18,14 +20,14 @@ import (
 // the operator runs the program.
 func TestDemoHintNamesTheCommandAsRun(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	ctx := context.Background()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if err := LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "go run ./cmd/signals", quiet); err != nil {
+	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "go run ./cmd/signals", quiet); err != nil {
 		t.Fatal(err)
 	}
 	var logged bytes.Buffer
-	if err := LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "go run ./cmd/signals", slog.New(slog.NewTextHandler(&logged, nil))); err != nil {
+	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "go run ./cmd/signals", slog.New(slog.NewTextHandler(&logged, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if want := "create another key with: go run ./cmd/signals keys create --email demo@example.com"; !strings.Contains(logged.String(), want) {
@@ -43,8 +45,8 @@ func TestDemoVectors(t *testing.T) {
 	ctx := context.Background()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	lib := os.Getenv("SIGNALS_TEST_ONNXRUNTIME")
-	ta := serveTestApp(t, testConfig(t), quiet)
-	if err := LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", quiet); err != nil {
+	ta := apptest.StartWith(t, apptest.Config(t), quiet)
+	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", quiet); err != nil {
 		t.Fatal(err)
 	}
 	changed := storetest.Sig("tf-2026-11-0023", 0, func(s *model.Signal) { s.Text = "A text the demo vectors were not computed from." })

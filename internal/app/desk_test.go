@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )
@@ -24,15 +26,15 @@ func pending(id string, minutes int, opts ...func(*model.Signal)) model.Signal {
 
 // editorBrowser signs email in, made an editor first, and returns its
 // browser.
-func editorBrowser(t *testing.T, ta *testApp, email string) *browser {
+func editorBrowser(t *testing.T, ta *apptest.App, email string) *apptest.Browser {
 	t.Helper()
-	b := newBrowser(ta)
-	b.signIn(t, email, "")
+	b := apptest.NewBrowser(ta)
+	b.SignIn(t, email, "")
 	setRole(t, ta, email, model.RoleEditor)
 	return b
 }
 
-func setRole(t *testing.T, ta *testApp, email, role string) {
+func setRole(t *testing.T, ta *apptest.App, email, role string) {
 	t.Helper()
 	ctx := context.Background()
 	acct, err := ta.Store().AccountByEmail(ctx, email)
@@ -64,66 +66,66 @@ func queueOrder(body string) []string {
 // API, the feed and the log.
 func TestDeskDecidesThroughForms(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(pending("p-new", 30), pending("p-old", 10), pending("p-mid", 20, func(s *model.Signal) { s.Tag = "job" }),
+	ta := apptest.Start(t)
+	ta.Put(pending("p-new", 30), pending("p-old", 10), pending("p-mid", 20, func(s *model.Signal) { s.Tag = "job" }),
 		pending("p-4", 40), pending("p-5", 50), storetest.Sig("public-1", 5))
 	b := editorBrowser(t, ta, "ed@example.com")
 
-	resp, body := b.get("/desk")
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body := b.Get("/desk")
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if got := strings.Join(queueOrder(body), " "); got != "p-old p-mid p-new p-4 p-5" {
 		t.Fatalf("queue order %q, want the pending signals oldest first", got)
 	}
 
 	// Publish the oldest: the answer leads to the next one.
-	resp, body = b.post("/desk/decide", url.Values{"id": {"p-old"}, "action": {"publish"}, "next": {"p-mid"},
+	resp, body = b.Post("/desk/decide", url.Values{"id": {"p-old"}, "action": {"publish"}, "next": {"p-mid"},
 		"back": {"/desk"}, "tag": {"funding"}, "country": {"canada"}, "language": {"en"}}, sameSite...)
-	wantPage(t, resp, body, http.StatusSeeOther)
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if loc := resp.Header.Get("Location"); loc != "/desk?done=publish&n=1#s-p-mid" {
 		t.Fatalf("after publishing: Location %q", loc)
 	}
-	_, body = b.get("/desk?done=publish&n=1")
+	_, body = b.Get("/desk?done=publish&n=1")
 	if !strings.Contains(body, "Published: 1 signal.") || strings.Contains(body, `id="s-p-old"`) {
 		t.Fatalf("queue after publishing lacks the notice or still lists p-old:\n%s", body)
 	}
-	if resp, _ := ta.get("/api/v1/signals/p-old"); resp.StatusCode != http.StatusOK {
+	if resp, _ := ta.Get("/api/v1/signals/p-old"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("published signal: API status %d", resp.StatusCode)
 	}
 
 	// Hide one, change another's kind and country, take one down.
-	resp, body = b.post("/desk/decide", url.Values{"id": {"p-mid"}, "action": {"hide"}, "back": {"/desk"}, "reason": {"off topic"}}, sameSite...)
-	wantPage(t, resp, body, http.StatusSeeOther)
-	resp, body = b.post("/desk/decide", url.Values{"id": {"p-new"}, "action": {"save"}, "back": {"/desk"},
+	resp, body = b.Post("/desk/decide", url.Values{"id": {"p-mid"}, "action": {"hide"}, "back": {"/desk"}, "reason": {"off topic"}}, sameSite...)
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = b.Post("/desk/decide", url.Values{"id": {"p-new"}, "action": {"save"}, "back": {"/desk"},
 		"tag": {"events"}, "country": {"france"}, "language": {"fr"}}, sameSite...)
-	wantPage(t, resp, body, http.StatusSeeOther)
-	resp, body = b.post("/desk/delete", url.Values{"id": {"public-1"}, "reason": {"the author asked"}, "back": {"/desk"}}, sameSite...)
-	wantPage(t, resp, body, http.StatusSeeOther)
-	if resp, _ := ta.get("/api/v1/signals/public-1"); resp.StatusCode != http.StatusNotFound {
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = b.Post("/desk/delete", url.Values{"id": {"public-1"}, "reason": {"the author asked"}, "back": {"/desk"}}, sameSite...)
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	if resp, _ := ta.Get("/api/v1/signals/public-1"); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("taken-down signal: API status %d, want 404", resp.StatusCode)
 	}
-	if resp, _ := ta.get("/signals/public-1"); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := ta.Get("/signals/public-1"); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("taken-down signal: page status %d, want 404", resp.StatusCode)
 	}
 
 	// Bulk: publish two at once, as market-only afterwards.
-	resp, body = b.post("/desk/decide", url.Values{"id": {"p-4", "p-5"}, "action": {"publish"}, "back": {"/desk"}}, sameSite...)
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = b.Post("/desk/decide", url.Values{"id": {"p-4", "p-5"}, "action": {"publish"}, "back": {"/desk"}}, sameSite...)
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if loc := resp.Header.Get("Location"); loc != "/desk?done=publish&n=2" {
 		t.Fatalf("after a bulk decision: Location %q", loc)
 	}
-	resp, body = b.post("/desk/decide", url.Values{"id": {"p-4", "p-5"}, "action": {"market-only"}, "back": {"/desk?status=public"}}, sameSite...)
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, body = b.Post("/desk/decide", url.Values{"id": {"p-4", "p-5"}, "action": {"market-only"}, "back": {"/desk?status=public"}}, sameSite...)
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	if loc := resp.Header.Get("Location"); loc != "/desk?done=market-only&n=2&status=public" {
 		t.Fatalf("after a bulk decision on a filtered queue: Location %q", loc)
 	}
 
 	// The queue is empty; the public feed shows what was published and
 	// none of the rest.
-	_, body = b.get("/desk")
+	_, body = b.Get("/desk")
 	if len(queueOrder(body)) != 1 || !strings.Contains(body, `id="s-p-new"`) {
 		t.Fatalf("queue after the decisions holds %v, want p-new (corrected, still pending)", queueOrder(body))
 	}
-	_, list := ta.get("/api/v1/signals?page_size=50")
+	_, list := ta.Get("/api/v1/signals?page_size=50")
 	var page struct {
 		Signals []struct {
 			ID string `json:"id"`
@@ -139,27 +141,27 @@ func TestDeskDecidesThroughForms(t *testing.T) {
 	if strings.Join(got, " ") != "p-old" {
 		t.Fatalf("public listing %v, want only p-old (p-4 and p-5 are market-only, public-1 taken down)", got)
 	}
-	_, feed := ta.get("/feed.rss")
+	_, feed := ta.Get("/feed.rss")
 	if !strings.Contains(string(feed), "/signals/p-old") || strings.Contains(string(feed), "public-1") {
 		t.Fatalf("feed after the decisions:\n%s", feed)
 	}
 
 	// The log names every decision with its editor; the export has them
 	// oldest first.
-	resp, body = b.get("/desk/log")
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.Get("/desk/log")
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	for _, want := range []string{"status pending → public", "status pending → hidden", "off topic", "kind Funding → Events",
 		"country Canada → France", "taken down", "the author asked", "ed@example.com"} {
 		if !strings.Contains(html.UnescapeString(body), want) {
 			t.Errorf("desk log lacks %q", want)
 		}
 	}
-	resp, body = b.get("/desk/log?signal=p-new")
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body = b.Get("/desk/log?signal=p-new")
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	if strings.Count(body, "<tr>") != 2 { // the header and one decision
 		t.Errorf("log of one signal: %d rows", strings.Count(body, "<tr>")-1)
 	}
-	resp, export := b.get("/desk/log.jsonl")
+	resp, export := b.Get("/desk/log.jsonl")
 	if ct := resp.Header.Get("Content-Type"); ct != "application/jsonl; charset=utf-8" {
 		t.Errorf("export Content-Type %q", ct)
 	}
@@ -184,8 +186,8 @@ func TestDeskDecidesThroughForms(t *testing.T) {
 // a stable code, and changes nothing.
 func TestDeskRefusesBadForms(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(pending("a", 1), pending("b", 2))
+	ta := apptest.Start(t)
+	ta.Put(pending("a", 1), pending("b", 2))
 	b := editorBrowser(t, ta, "ed@example.com")
 	for _, tt := range []struct {
 		path   string
@@ -202,20 +204,20 @@ func TestDeskRefusesBadForms(t *testing.T) {
 		{"/desk/delete", url.Values{"id": {"a"}}, 400, "missing_parameter"},
 		{"/desk/delete", url.Values{"id": {"nope"}, "reason": {"gone"}}, 404, "not_found"},
 	} {
-		resp, body := b.post(tt.path, tt.form, sameSite...)
-		wantPage(t, resp, body, tt.status)
+		resp, body := b.Post(tt.path, tt.form, sameSite...)
+		apptest.WantPage(t, resp, body, tt.status)
 		if !strings.Contains(body, tt.code) {
 			t.Errorf("POST %s %v: page does not name %s:\n%s", tt.path, tt.form, tt.code, body)
 		}
 	}
-	resp, body := b.get("/desk?status=published")
-	wantPage(t, resp, body, http.StatusBadRequest)
-	resp, body = b.get("/desk?sort=new")
-	wantPage(t, resp, body, http.StatusBadRequest)
+	resp, body := b.Get("/desk?status=published")
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
+	resp, body = b.Get("/desk?sort=new")
+	apptest.WantPage(t, resp, body, http.StatusBadRequest)
 	if log, err := ta.Store().DeskLog(context.Background(), model.LogQuery{}); err != nil || len(log) != 0 {
 		t.Fatalf("refused forms logged %d decisions (%v)", len(log), err)
 	}
-	if _, body := b.get("/desk"); strings.Join(queueOrder(body), " ") != "a b" {
+	if _, body := b.Get("/desk"); strings.Join(queueOrder(body), " ") != "a b" {
 		t.Fatalf("refused forms changed the queue: %v", queueOrder(body))
 	}
 }
@@ -241,13 +243,13 @@ var deskRoutes = []struct {
 // refused; only a fresh editor acts, and nothing else changes a signal.
 func TestDeskAuthorization(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon}
-	ta := newTestApp(t, WithClock(clk.Now))
-	ta.put(pending("a", 1))
-	base := ta.srv.URL
+	clk := apptest.NewClock(apptest.Noon)
+	ta := apptest.Start(t, app.WithClock(clk.Now))
+	ta.Put(pending("a", 1))
+	base := ta.URL
 
-	reader := newBrowser(ta)
-	reader.signIn(t, "reader@example.com", "")
+	reader := apptest.NewBrowser(ta)
+	reader.SignIn(t, "reader@example.com", "")
 	stale := editorBrowser(t, ta, "stale@example.com")
 	// An OAuth token of every scope, granted by the editor herself.
 	var tokens []string
@@ -255,9 +257,9 @@ func TestDeskAuthorization(t *testing.T) {
 		tok, _ := authorize(t, stale, oauthConfig(base, register(t, base, "Agent"), scopes...))
 		tokens = append(tokens, tok.AccessToken)
 	}
-	clk.Set(noon.Add(12*time.Hour + time.Minute))
+	clk.Set(apptest.Noon.Add(12*time.Hour + time.Minute))
 	fresh := editorBrowser(t, ta, "fresh@example.com")
-	anonymous := newBrowser(ta)
+	anonymous := apptest.NewBrowser(ta)
 
 	signInTarget := func(r struct {
 		method, path string
@@ -271,20 +273,20 @@ func TestDeskAuthorization(t *testing.T) {
 	for _, r := range deskRoutes {
 		for _, v := range []struct {
 			who     string
-			b       *browser
+			b       *apptest.Browser
 			header  []string
 			status  int
 			locates string
 		}{
 			{"anonymous", anonymous, sameSite, http.StatusSeeOther, signInTarget(r)},
-			{"API key", anonymous, append([]string{"Authorization", "Bearer " + ta.key}, sameSite...), http.StatusSeeOther, signInTarget(r)},
+			{"API key", anonymous, append([]string{"Authorization", "Bearer " + ta.Key}, sameSite...), http.StatusSeeOther, signInTarget(r)},
 			{"OAuth read token", anonymous, append([]string{"Authorization", "Bearer " + tokens[0]}, sameSite...), http.StatusSeeOther, signInTarget(r)},
 			{"OAuth search token", anonymous, append([]string{"Authorization", "Bearer " + tokens[1]}, sameSite...), http.StatusSeeOther, signInTarget(r)},
 			{"OAuth token of both scopes", anonymous, append([]string{"Authorization", "Bearer " + tokens[2]}, sameSite...), http.StatusSeeOther, signInTarget(r)},
 			{"reader", reader, sameSite, http.StatusNotFound, ""},
 			{"stale editor", stale, sameSite, http.StatusSeeOther, ""},
 		} {
-			resp, body := v.b.do(r.method, r.path, r.form, v.header...)
+			resp, body := v.b.Do(r.method, r.path, r.form, v.header...)
 			if resp.StatusCode != v.status {
 				t.Errorf("%s %s as %s: status %d, want %d", r.method, r.path, v.who, resp.StatusCode, v.status)
 				continue
@@ -306,8 +308,8 @@ func TestDeskAuthorization(t *testing.T) {
 			}
 		}
 		if r.method == http.MethodPost {
-			resp, body := fresh.do(r.method, r.path, r.form, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site")
-			wantPage(t, resp, body, http.StatusForbidden)
+			resp, body := fresh.Do(r.method, r.path, r.form, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site")
+			apptest.WantPage(t, resp, body, http.StatusForbidden)
 			if !strings.Contains(body, "forbidden_origin") {
 				t.Errorf("%s %s from another site: page does not name forbidden_origin", r.method, r.path)
 			}
@@ -315,8 +317,8 @@ func TestDeskAuthorization(t *testing.T) {
 	}
 	// Nor does the API take a decision, with a key or a token.
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		for _, credential := range append([]string{ta.key}, tokens...) {
-			resp, _ := anonymous.do(method, "/api/v1/signals/a", url.Values{"status": {"public"}}, "Authorization", "Bearer "+credential)
+		for _, credential := range append([]string{ta.Key}, tokens...) {
+			resp, _ := anonymous.Do(method, "/api/v1/signals/a", url.Values{"status": {"public"}}, "Authorization", "Bearer "+credential)
 			if resp.StatusCode != http.StatusMethodNotAllowed {
 				t.Errorf("%s /api/v1/signals/a: status %d, want 405", method, resp.StatusCode)
 			}
@@ -326,13 +328,13 @@ func TestDeskAuthorization(t *testing.T) {
 		t.Fatalf("refused requests logged %d decisions (%v)", len(log), err)
 	}
 	// The stale editor's page after signing in again is the desk.
-	stale.signIn(t, "stale@example.com", "/desk")
-	if resp, body := stale.get("/desk"); resp.StatusCode != http.StatusOK {
+	stale.SignIn(t, "stale@example.com", "/desk")
+	if resp, body := stale.Get("/desk"); resp.StatusCode != http.StatusOK {
 		t.Fatalf("stale editor signed in again: status %d\n%s", resp.StatusCode, body)
 	}
 	// The fresh editor acts on every route.
 	for _, r := range deskRoutes {
-		resp, body := fresh.do(r.method, r.path, r.form, sameSite...)
+		resp, body := fresh.Do(r.method, r.path, r.form, sameSite...)
 		want := http.StatusOK
 		if r.method == http.MethodPost {
 			want = http.StatusSeeOther
@@ -343,7 +345,7 @@ func TestDeskAuthorization(t *testing.T) {
 	}
 	// A former editor gets the 404 at once.
 	setRole(t, ta, "fresh@example.com", model.RoleReader)
-	if resp, _ := fresh.get("/desk"); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := fresh.Get("/desk"); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("former editor: status %d, want 404", resp.StatusCode)
 	}
 }

@@ -1,11 +1,10 @@
-package app
+package app_test
 
 import (
 	"bytes"
 	"net/http"
-	"path/filepath"
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
-	goldenfile "signals/internal/golden"
 	"signals/internal/problem"
 	"strconv"
 	"strings"
@@ -14,15 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// goldenText compares a text body with testdata/golden/name.
-func goldenText(t *testing.T, name string, body []byte) {
-	t.Helper()
-	goldenfile.Text(t, filepath.Join("testdata", "golden", name), body)
-}
-
 func TestDiscoveryDocuments(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	tests := []struct {
 		path, contentType, golden string
 	}{
@@ -34,7 +27,7 @@ func TestDiscoveryDocuments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
 			// Discovery documents are public: no key is needed.
-			resp, body := ta.get(tt.path, "Authorization", "")
+			resp, body := ta.Get(tt.path, "Authorization", "")
 			if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Request-Id") == "" {
 				t.Fatalf("status %d, X-Request-Id %q", resp.StatusCode, resp.Header.Get("X-Request-Id"))
 			}
@@ -49,9 +42,9 @@ func TestDiscoveryDocuments(t *testing.T) {
 				t.Errorf("Access-Control-Allow-Origin = %q, want *", got)
 			}
 			if strings.HasSuffix(tt.golden, ".txt") {
-				goldenText(t, tt.golden, body)
+				apptest.GoldenText(t, tt.golden, body)
 			} else {
-				golden(t, tt.golden, body)
+				apptest.Golden(t, tt.golden, body)
 			}
 			if bytes.Contains(body, []byte("localhost")) || !bytes.Contains(body, []byte("https://signals.example/")) {
 				t.Error("document does not use the configured base URL")
@@ -62,10 +55,10 @@ func TestDiscoveryDocuments(t *testing.T) {
 
 func TestDiscoveryETags(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for _, path := range []string{"/openapi.json", "/.well-known/api-catalog", "/.well-known/mcp.json", "/llms.txt"} {
 		t.Run(path, func(t *testing.T) {
-			resp, body := ta.get(path, "Accept-Encoding", "identity")
+			resp, body := ta.Get(path, "Accept-Encoding", "identity")
 			etag := resp.Header.Get("ETag")
 			if !strings.HasPrefix(etag, `"`) || !strings.HasSuffix(etag, `"`) || len(etag) < 18 {
 				t.Fatalf("ETag = %q, want a strong entity tag", etag)
@@ -73,12 +66,12 @@ func TestDiscoveryETags(t *testing.T) {
 			// To a client that accepts gzip the same tag is weak, as the
 			// body may be compressed; both compare equal in If-None-Match.
 			for _, enc := range []struct{ accept, etag string }{{"identity", etag}, {"gzip", "W/" + etag}} {
-				resp, _ := ta.get(path, "Accept-Encoding", enc.accept)
+				resp, _ := ta.Get(path, "Accept-Encoding", enc.accept)
 				if got := resp.Header.Get("ETag"); got != enc.etag {
 					t.Errorf("Accept-Encoding %s: ETag = %q, want %q", enc.accept, got, enc.etag)
 				}
 				for _, inm := range []string{etag, "W/" + etag, `"other", ` + etag, "*"} {
-					resp, got := ta.get(path, "If-None-Match", inm, "Accept-Encoding", enc.accept)
+					resp, got := ta.Get(path, "If-None-Match", inm, "Accept-Encoding", enc.accept)
 					if resp.StatusCode != http.StatusNotModified || len(got) != 0 {
 						t.Errorf("If-None-Match %s: %d with %d bytes, want 304 without a body", inm, resp.StatusCode, len(got))
 					}
@@ -87,11 +80,11 @@ func TestDiscoveryETags(t *testing.T) {
 					}
 				}
 			}
-			resp, again := ta.get(path, "If-None-Match", `"stale"`)
+			resp, again := ta.Get(path, "If-None-Match", `"stale"`)
 			if resp.StatusCode != http.StatusOK || !bytes.Equal(again, body) {
 				t.Errorf("stale If-None-Match: %d", resp.StatusCode)
 			}
-			resp, head := ta.do(http.MethodHead, path, nil)
+			resp, head := ta.Do(http.MethodHead, path, nil)
 			if resp.StatusCode != http.StatusOK || len(head) != 0 || resp.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
 				t.Errorf("HEAD: %d, %d bytes, Content-Length %q (GET body %d bytes)", resp.StatusCode, len(head), resp.Header.Get("Content-Length"), len(body))
 			}
@@ -101,10 +94,10 @@ func TestDiscoveryETags(t *testing.T) {
 
 func TestAPICatalogLink(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	want := `<https://signals.example/.well-known/api-catalog>; rel="api-catalog"`
 	for _, method := range []string{http.MethodHead, http.MethodGet} {
-		resp, body := ta.do(method, "/.well-known/api-catalog", nil, "Authorization", "")
+		resp, body := ta.Do(method, "/.well-known/api-catalog", nil, "Authorization", "")
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("%s: %d", method, resp.StatusCode)
 		}
@@ -115,8 +108,8 @@ func TestAPICatalogLink(t *testing.T) {
 			t.Errorf("HEAD has a body")
 		}
 	}
-	_, body := ta.get("/.well-known/api-catalog")
-	doc := decode[struct {
+	_, body := ta.Get("/.well-known/api-catalog")
+	doc := apptest.Decode[struct {
 		Linkset []map[string]any `json:"linkset"`
 	}](t, body)
 	var apiCtx map[string]any
@@ -137,7 +130,7 @@ func TestAPICatalogLink(t *testing.T) {
 
 func TestWellKnownNotFound(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	paths := []string{
 		"/.well-known/openid-configuration",
 		"/.well-known/http-message-signatures-directory",
@@ -152,9 +145,9 @@ func TestWellKnownNotFound(t *testing.T) {
 	for _, path := range paths {
 		for _, method := range []string{http.MethodGet, http.MethodPost} {
 			t.Run(method+" "+path, func(t *testing.T) {
-				resp, body := ta.do(method, path, nil, "Authorization", "", "Accept", "text/html")
-				wantStatus(t, resp, body, http.StatusNotFound)
-				p := decode[problem.Problem](t, body)
+				resp, body := ta.Do(method, path, nil, "Authorization", "", "Accept", "text/html")
+				apptest.WantStatus(t, resp, body, http.StatusNotFound)
+				p := apptest.Decode[problem.Problem](t, body)
 				if p.Code != failure.CodeNotFound || p.Status != http.StatusNotFound || p.Detail == "" {
 					t.Errorf("problem = %+v", p)
 				}
@@ -164,20 +157,20 @@ func TestWellKnownNotFound(t *testing.T) {
 			})
 		}
 	}
-	_, body := ta.get("/.well-known/openid-configuration")
-	golden(t, "error_well_known_not_found", body)
+	_, body := ta.Get("/.well-known/openid-configuration")
+	apptest.Golden(t, "error_well_known_not_found", body)
 }
 
 func TestDiscoveryMethods(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for _, path := range []string{"/openapi.json", "/.well-known/api-catalog", "/.well-known/mcp.json", "/llms.txt", "/healthz", "/readyz"} {
-		resp, body := ta.do(http.MethodPost, path, strings.NewReader("{}"), "Content-Type", "application/json")
-		wantStatus(t, resp, body, http.StatusMethodNotAllowed)
+		resp, body := ta.Do(http.MethodPost, path, strings.NewReader("{}"), "Content-Type", "application/json")
+		apptest.WantStatus(t, resp, body, http.StatusMethodNotAllowed)
 		if got := resp.Header.Get("Allow"); got != "GET, HEAD" {
 			t.Errorf("POST %s: Allow = %q", path, got)
 		}
-		if p := decode[problem.Problem](t, body); p.Code != failure.CodeMethodNotAllowed {
+		if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeMethodNotAllowed {
 			t.Errorf("POST %s: code %s", path, p.Code)
 		}
 	}
@@ -185,10 +178,10 @@ func TestDiscoveryMethods(t *testing.T) {
 
 func TestHealth(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for path, want := range map[string]string{"/healthz": `{"status":"ok"}`, "/readyz": `{"status":"ready"}`} {
-		resp, body := ta.get(path, "Authorization", "")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get(path, "Authorization", "")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		if got := strings.TrimSpace(string(body)); got != want {
 			t.Errorf("%s = %s, want %s", path, got, want)
 		}
@@ -206,9 +199,9 @@ func TestHealth(t *testing.T) {
 // identifier or a url, not both).
 func TestOpenAPIInfoContactAndLicense(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	_, body := ta.get("/openapi.json")
-	doc := decode[struct {
+	ta := apptest.Start(t)
+	_, body := ta.Get("/openapi.json")
+	doc := apptest.Decode[struct {
 		Info struct {
 			Contact struct{ Name, URL string }
 			License map[string]string

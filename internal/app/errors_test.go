@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/problem"
 )
@@ -32,7 +34,7 @@ var goTypeName = regexp.MustCompile(`\b(api|mcp|model|jsonrpc)\.[A-Z]|Go (struct
 // a Go type.
 func TestMCPTransportErrorsAreJSON(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	type rpcAnswer struct {
 		ID    any `json:"id"`
 		Error *struct {
@@ -67,7 +69,7 @@ func TestMCPTransportErrorsAreJSON(t *testing.T) {
 		{"request without id", `{"jsonrpc":"2.0","method":"tools/list"}`, nil, 400, "", -32600, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, body := ta.mcpPost(tc.body, tc.header...)
+			resp, body := ta.MCPPost(tc.body, tc.header...)
 			if resp.StatusCode != tc.status {
 				t.Errorf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
 			}
@@ -81,7 +83,7 @@ func TestMCPTransportErrorsAreJSON(t *testing.T) {
 				if resp.Header.Get("Content-Type") != "application/problem+json" {
 					t.Fatalf("Content-Type %q: %s", resp.Header.Get("Content-Type"), body)
 				}
-				if p := decode[problem.Problem](t, body); p.Code != tc.code || p.Status != tc.status {
+				if p := apptest.Decode[problem.Problem](t, body); p.Code != tc.code || p.Status != tc.status {
 					t.Errorf("problem %s, want %s", body, tc.code)
 				}
 				return
@@ -89,7 +91,7 @@ func TestMCPTransportErrorsAreJSON(t *testing.T) {
 			if resp.Header.Get("Content-Type") != "application/json" {
 				t.Fatalf("Content-Type %q: %s", resp.Header.Get("Content-Type"), body)
 			}
-			a := decode[rpcAnswer](t, body)
+			a := apptest.Decode[rpcAnswer](t, body)
 			if a.Error == nil || a.Error.Code != tc.rpcCode || a.Error.Message == "" || a.ID != tc.id {
 				t.Errorf("JSON-RPC answer %s, want error %d with id %v", body, tc.rpcCode, tc.id)
 			}
@@ -100,11 +102,11 @@ func TestMCPTransportErrorsAreJSON(t *testing.T) {
 // The search body's decoding errors name no Go type either.
 func TestSearchBodyErrorsNameNoGoType(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for _, body := range []string{`[{"query":"x"}]`, `"robots"`, `42`, `true`} {
-		resp, b := ta.search(body)
-		wantStatus(t, resp, b, http.StatusBadRequest)
-		if p := decode[problem.Problem](t, b); p.Code != failure.CodeInvalidJSON || goTypeName.MatchString(p.Detail) {
+		resp, b := ta.SearchSignals(body)
+		apptest.WantStatus(t, resp, b, http.StatusBadRequest)
+		if p := apptest.Decode[problem.Problem](t, b); p.Code != failure.CodeInvalidJSON || goTypeName.MatchString(p.Detail) {
 			t.Errorf("%s: %s", body, b)
 		}
 	}
@@ -127,23 +129,23 @@ func TestClientGoneIsNotAnInternalError(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs syncBuffer
-			ta := newLoggingTestApp(t, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+			ta := apptest.StartWith(t, apptest.Config(t), slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel() // the client went away before the service answered
 			r, err := http.NewRequestWithContext(ctx, tc.method, tc.path, strings.NewReader(tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
-			r.Header.Set("Authorization", "Bearer "+ta.key)
+			r.Header.Set("Authorization", "Bearer "+ta.Key)
 			r.Header.Set("Content-Type", "application/json")
 			r.Header.Set("Accept", "application/json, text/event-stream")
 			if tc.accept != "" {
 				r.Header.Set("Accept", tc.accept)
 			}
-			w := &bufferedResponse{}
+			w := &app.BufferedResponse{}
 			ta.Handler().ServeHTTP(w, r)
-			if w.status != 0 {
-				t.Errorf("answered %d %s to a client that is gone", w.status, w.body.String())
+			if status, body := w.Answered(); status != 0 {
+				t.Errorf("answered %d %s to a client that is gone", status, body)
 			}
 			out := logs.String()
 			if strings.Contains(out, `"level":"ERROR"`) {
@@ -158,19 +160,19 @@ func TestClientGoneIsNotAnInternalError(t *testing.T) {
 
 // serve runs the app as `signals serve` does, on a loopback port, and
 // returns its address.
-func (ta *testApp) serve() string {
-	ta.t.Helper()
+func serve(t testing.TB, ta *apptest.App) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		ta.t.Fatal(err)
+		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- ta.Serve(ctx, ln) }()
-	ta.t.Cleanup(func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
-			ta.t.Error(err)
+			t.Error(err)
 		}
 	})
 	return ln.Addr().String()
@@ -204,15 +206,15 @@ func raw(t *testing.T, addr, request string) (*http.Response, []byte) {
 // problem details too.
 func TestUnparsableRequestsGetProblems(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	addr := ta.serve()
+	ta := apptest.Start(t)
+	addr := serve(t, ta)
 	for _, tc := range []struct {
 		name, request string
 		status        int
 		code          failure.Code
 		param         string
 	}{
-		{"bad escape in an id", "GET /api/v1/signals/%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ta.key + "\r\n\r\n",
+		{"bad escape in an id", "GET /api/v1/signals/%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + ta.Key + "\r\n\r\n",
 			400, failure.CodeInvalidParameter, "path"},
 		{"no Host", "GET /api/v1/signals HTTP/1.1\r\n\r\n", 400, failure.CodeInvalidParameter, "Host"},
 		{"bad header", "GET /api/v1/signals HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n", 400, failure.CodeInvalidParameter, "headers"},
@@ -224,7 +226,7 @@ func TestUnparsableRequestsGetProblems(t *testing.T) {
 			if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != "application/problem+json" {
 				t.Fatalf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
-			p := decode[problem.Problem](t, body)
+			p := apptest.Decode[problem.Problem](t, body)
 			if p.Code != tc.code || p.Param != tc.param || p.Status != tc.status || p.Detail == "" ||
 				p.Type != "https://signals.example/developers/errors#"+string(tc.code) {
 				t.Errorf("problem %s", body)
@@ -235,11 +237,11 @@ func TestUnparsableRequestsGetProblems(t *testing.T) {
 		})
 	}
 	// The connections that parse keep being served.
-	resp, body := raw(t, addr, "GET /api/v1/signals/nope HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+ta.key+"\r\n\r\n")
+	resp, body := raw(t, addr, "GET /api/v1/signals/nope HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+ta.Key+"\r\n\r\n")
 	if id := resp.Header.Get("X-Request-Id"); !generatedRequestID.MatchString(id) {
 		t.Errorf("X-Request-Id %q", id)
 	}
-	if resp.StatusCode != http.StatusNotFound || decode[problem.Problem](t, body).Code != failure.CodeNotFound {
+	if resp.StatusCode != http.StatusNotFound || apptest.Decode[problem.Problem](t, body).Code != failure.CodeNotFound {
 		t.Errorf("a good request: %d %s", resp.StatusCode, body)
 	}
 }
@@ -248,14 +250,14 @@ func TestUnparsableRequestsGetProblems(t *testing.T) {
 // saying where good ids come from in its own terms.
 func TestBadIDsAreNotFoundOverHTTPAndMCP(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
-	cs := ta.mcpSession("")
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
+	cs := ta.MCPSession("")
 	for _, id := range []string{"", strings.Repeat("x", 257), "no-such-id", "hidden-5", "a\x00b"} {
-		resp, httpBody := ta.get("/api/v1/signals/" + url.PathEscape(id))
-		wantStatus(t, resp, httpBody, http.StatusNotFound)
-		hp := decode[problem.Problem](t, httpBody)
-		res, mcpBody := callTool(t, cs, "get_signal", map[string]any{"id": id})
+		resp, httpBody := ta.Get("/api/v1/signals/" + url.PathEscape(id))
+		apptest.WantStatus(t, resp, httpBody, http.StatusNotFound)
+		hp := apptest.Decode[problem.Problem](t, httpBody)
+		res, mcpBody := apptest.CallTool(t, cs, "get_signal", map[string]any{"id": id})
 		mp := problemOf(t, res, mcpBody)
 		if hp.Code != failure.CodeNotFound || mp["code"] != "not_found" || mp["status"] != 404.0 {
 			t.Errorf("id %q: HTTP %s, MCP %s", id, httpBody, mcpBody)
@@ -273,26 +275,26 @@ func TestBadIDsAreNotFoundOverHTTPAndMCP(t *testing.T) {
 // bad key: the answer says so, without repeating it.
 func TestAuthorizationSchemeErrorsSayWhatIsWrong(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for _, tc := range []struct {
 		name, authorization, says string
 	}{
-		{"key alone", ta.key, "without the Bearer scheme"},
-		{"Basic", "Basic " + ta.key, "uses the Basic scheme"},
+		{"key alone", ta.Key, "without the Bearer scheme"},
+		{"Basic", "Basic " + ta.Key, "uses the Basic scheme"},
 		{"Basic user and password", "Basic Zm9vOmJhcg==", "uses the Basic scheme"},
-		{"Token", "Token " + ta.key, "uses the Token scheme"},
+		{"Token", "Token " + ta.Key, "uses the Token scheme"},
 		{"Bearer alone", "Bearer", "carries no key"},
-		{"key then more", ta.key + " " + ta.key, "not the Bearer scheme followed by an API key"},
+		{"key then more", ta.Key + " " + ta.Key, "not the Bearer scheme followed by an API key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, body := ta.get("/api/v1/signals", "Authorization", tc.authorization)
-			wantStatus(t, resp, body, http.StatusUnauthorized)
-			p := decode[problem.Problem](t, body)
+			resp, body := ta.Get("/api/v1/signals", "Authorization", tc.authorization)
+			apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
+			p := apptest.Decode[problem.Problem](t, body)
 			if p.Code != failure.CodeInvalidCredentials || !strings.Contains(p.Detail, tc.says) ||
 				!strings.Contains(p.Detail, "Authorization: Bearer <API_KEY>") || strings.Contains(p.Detail, "revoked") {
 				t.Errorf("detail %q, want it to say %q and how to send a key", p.Detail, tc.says)
 			}
-			if strings.Contains(string(body), ta.key[4:]) {
+			if strings.Contains(string(body), ta.Key[4:]) {
 				t.Errorf("the answer repeats the key: %s", body)
 			}
 			challenge := resp.Header.Get("WWW-Authenticate")
@@ -300,13 +302,13 @@ func TestAuthorizationSchemeErrorsSayWhatIsWrong(t *testing.T) {
 				t.Errorf("WWW-Authenticate = %q", challenge)
 			}
 
-			resp, body = ta.mcpPost(rpcInitialize, "Authorization", tc.authorization)
+			resp, body = ta.MCPPost(rpcInitialize, "Authorization", tc.authorization)
 			if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" {
 				t.Fatalf("MCP: %d %s", resp.StatusCode, body)
 			}
 			// The same words, then the way in that needs no key.
-			if mp := decode[problem.Problem](t, body); mp.Code != p.Code || !strings.HasPrefix(mp.Detail, p.Detail+"; ") ||
-				!strings.HasSuffix(mp.Detail, ta.cfg.BaseURL+"/.well-known/oauth-protected-resource/mcp") {
+			if mp := apptest.Decode[problem.Problem](t, body); mp.Code != p.Code || !strings.HasPrefix(mp.Detail, p.Detail+"; ") ||
+				!strings.HasSuffix(mp.Detail, ta.Config.BaseURL+"/.well-known/oauth-protected-resource/mcp") {
 				t.Errorf("MCP says %s, HTTP %+v", body, p)
 			}
 		})
@@ -317,8 +319,8 @@ func TestAuthorizationSchemeErrorsSayWhatIsWrong(t *testing.T) {
 // it is read, and the request does not count.
 func TestDeclaredBodyTooLargeIsRefusedAtOnce(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	addr := ta.serve()
+	ta := apptest.Start(t)
+	addr := serve(t, ta)
 	for _, path := range []string{"/api/v1/signals/search", "/mcp"} {
 		t.Run(path, func(t *testing.T) {
 			c, err := net.Dial("tcp", addr)
@@ -329,14 +331,14 @@ func TestDeclaredBodyTooLargeIsRefusedAtOnce(t *testing.T) {
 			c.SetDeadline(time.Now().Add(5 * time.Second))
 			body := `{"query":"x"}`
 			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
-				"Accept: application/json, text/event-stream\r\nContent-Length: 99999999999\r\n\r\n%s", path, ta.key, body)
+				"Accept: application/json, text/event-stream\r\nContent-Length: 99999999999\r\n\r\n%s", path, ta.Key, body)
 			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 			if err != nil {
 				t.Fatalf("no answer within 5 s: %v", err)
 			}
 			defer resp.Body.Close()
 			b, _ := io.ReadAll(resp.Body)
-			if resp.StatusCode != http.StatusRequestEntityTooLarge || decode[problem.Problem](t, b).Code != failure.CodePayloadTooLarge {
+			if resp.StatusCode != http.StatusRequestEntityTooLarge || apptest.Decode[problem.Problem](t, b).Code != failure.CodePayloadTooLarge {
 				t.Errorf("%d %s", resp.StatusCode, b)
 			}
 		})

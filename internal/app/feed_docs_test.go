@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -20,13 +20,13 @@ import (
 func TestFeedDocuments(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	ta.put(storetest.Sig("paras", 0, func(s *model.Signal) {
+	ta.Put(storetest.Sig("paras", 0, func(s *model.Signal) {
 		s.Text = "First <paragraph>\nstill first\n\nSecond & last"
 	}))
 	formats := []string{"json", "rss", "atom"}
 	parse := func(t *testing.T, path string) (*gofeed.Feed, string) {
 		t.Helper()
-		resp, body := ta.get(path, "Authorization", "")
+		resp, body := ta.Get(path, "Authorization", "")
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d\n%s", path, resp.StatusCode, body)
 		}
@@ -53,7 +53,7 @@ func TestFeedDocuments(t *testing.T) {
 	if d := f.Items[3].Description; !strings.Contains(d, "<p>First &lt;paragraph&gt;<br>still first</p><p>Second &amp; last</p>") {
 		t.Errorf("RSS description %q", d)
 	}
-	_, body := ta.get("/feed.json", "Authorization", "")
+	_, body := ta.Get("/feed.json", "Authorization", "")
 	if !bytes.Contains(body, []byte(`"icon": "https://signals.example/assets/favicon.`)) || !bytes.Contains(body, []byte(`"favicon": `)) {
 		t.Error("the JSON Feed has no icon or favicon")
 	}
@@ -76,19 +76,19 @@ func TestHubFeedLinks(t *testing.T) {
 	// The hub and the list of hubs lead to the hub's subscribe page, which
 	// gives each feed's whole address.
 	for _, path := range []string{"/hubs/jobs", "/hubs"} {
-		_, body := ta.get(path, "Authorization", "")
+		_, body := ta.Get(path, "Authorization", "")
 		main, _, _ := bytes.Cut(body, []byte("</main>"))
 		if !bytes.Contains(main, []byte(`href="/hubs/jobs/subscribe"`)) {
 			t.Errorf("%s: no link to the hub's subscribe page in the page's content", path)
 		}
 	}
-	_, body := ta.get("/hubs/jobs/subscribe", "Authorization", "")
+	_, body := ta.Get("/hubs/jobs/subscribe", "Authorization", "")
 	for _, f := range []string{"json", "rss", "atom"} {
 		if !bytes.Contains(body, []byte(`>https://signals.example/hubs/jobs/feed.`+f+`</code>`)) {
 			t.Errorf("/hubs/jobs/subscribe: no address of the hub's %s feed", f)
 		}
 	}
-	_, body = ta.get("/hubs", "Authorization", "", "Accept", "text/markdown")
+	_, body = ta.Get("/hubs", "Authorization", "", "Accept", "text/markdown")
 	if !bytes.Contains(body, []byte("[Atom](https://signals.example/hubs/jobs/feed.atom)")) {
 		t.Errorf("the Markdown list of hubs has no feeds:\n%s", body)
 	}
@@ -106,7 +106,7 @@ func TestSubscribePages(t *testing.T) {
 		{"/?tags=job&country=france", "/subscribe?tags=job&amp;country=france"},
 		{"/hubs/jobs", "/hubs/jobs/subscribe"},
 	} {
-		_, body := ta.get(tc.page, "Authorization", "")
+		_, body := ta.Get(tc.page, "Authorization", "")
 		main, footer, _ := bytes.Cut(body, []byte("</main>"))
 		if !bytes.Contains(main, []byte(`<a class="subscribe" href="`+tc.subscribe+`">Subscribe</a>`)) ||
 			!bytes.Contains(footer, []byte(`<a href="`+tc.subscribe+`">Subscribe</a>`)) {
@@ -124,7 +124,7 @@ func TestSubscribePages(t *testing.T) {
 		{"/subscribe?tags=job&country=france", []string{"plain-2"}},
 		{"/hubs/jobs/subscribe", []string{"plain-2"}},
 	} {
-		resp, body := ta.get(tc.path, "Authorization", "")
+		resp, body := ta.Get(tc.path, "Authorization", "")
 		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("What is a feed reader?")) {
 			t.Fatalf("%s: %d\n%s", tc.path, resp.StatusCode, body)
 		}
@@ -134,33 +134,33 @@ func TestSubscribePages(t *testing.T) {
 		}
 		for _, m := range addresses {
 			address := html.UnescapeString(string(m[2]))
-			path, ok := strings.CutPrefix(address, ta.cfg.BaseURL)
+			path, ok := strings.CutPrefix(address, ta.Config.BaseURL)
 			if !ok {
 				t.Fatalf("%s: %s is not an address of the service", tc.path, address)
 			}
-			resp, feedBody := ta.get(path, "Authorization", "")
+			resp, feedBody := ta.Get(path, "Authorization", "")
 			f, err := gofeed.NewParser().ParseString(string(feedBody))
 			if resp.StatusCode != http.StatusOK || err != nil {
 				t.Fatalf("%s: %d %v", address, resp.StatusCode, err)
 			}
 			var ids []string
 			for _, it := range f.Items {
-				ids = append(ids, strings.TrimPrefix(it.Link, ta.cfg.BaseURL+"/signals/"))
+				ids = append(ids, strings.TrimPrefix(it.Link, ta.Config.BaseURL+"/signals/"))
 			}
 			if want := strings.ReplaceAll(strings.Join(tc.ids, " "), "/", "%2F"); strings.Join(ids, " ") != want {
 				t.Errorf("%s: %s holds %q, want %q", tc.path, address, ids, want)
 			}
 		}
-		_, md := ta.get(tc.path, "Authorization", "", "Accept", "text/markdown")
-		if !bytes.Contains(md, []byte("feed reader")) || !bytes.Contains(md, []byte("<"+ta.cfg.BaseURL)) {
+		_, md := ta.Get(tc.path, "Authorization", "", "Accept", "text/markdown")
+		if !bytes.Contains(md, []byte("feed reader")) || !bytes.Contains(md, []byte("<"+ta.Config.BaseURL)) {
 			t.Errorf("%s in Markdown:\n%s", tc.path, md)
 		}
 	}
-	if resp, body := ta.get("/subscribe?tags=fundraising", "Authorization", "", "Accept", "application/json"); resp.StatusCode != http.StatusBadRequest ||
+	if resp, body := ta.Get("/subscribe?tags=fundraising", "Authorization", "", "Accept", "application/json"); resp.StatusCode != http.StatusBadRequest ||
 		!bytes.Contains(body, []byte("did you mean funding")) {
 		t.Errorf("a refused filter: %d %s", resp.StatusCode, body)
 	}
-	if resp, _ := ta.get("/hubs/nope/subscribe", "Authorization", ""); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := ta.Get("/hubs/nope/subscribe", "Authorization", ""); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("an unknown hub's subscribe page: %d", resp.StatusCode)
 	}
 }

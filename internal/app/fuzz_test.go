@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 )
 
@@ -21,8 +22,8 @@ func FuzzAPI(f *testing.F) {
 		f.Add(http.MethodGet, s)
 	}
 	f.Add(http.MethodPost, "/api/v1/signals")
-	ta := newTestApp(f)
-	ta.put(fixtures()...)
+	ta := apptest.Start(f)
+	ta.Put(apptest.Fixtures()...)
 	h := ta.Handler()
 	f.Fuzz(func(t *testing.T, method, target string) {
 		if !strings.HasPrefix(target, "/api/") {
@@ -32,7 +33,7 @@ func FuzzAPI(f *testing.F) {
 		if err != nil {
 			return
 		}
-		req.Header.Set("Authorization", "Bearer "+ta.key)
+		req.Header.Set("Authorization", "Bearer "+ta.Key)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code >= 500 {
@@ -59,8 +60,8 @@ func FuzzMCP(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	ta := newTestApp(f)
-	ta.put(fixtures()...)
+	ta := apptest.Start(f)
+	ta.Put(apptest.Fixtures()...)
 	limits := model.Limits{DailyRequests: 1 << 30, MinuteRequests: 1 << 30, DailySearches: 1 << 30, ConcurrentSearches: 1 << 10}
 	if err := ta.Store().SetLimits(context.Background(), 1, limits); err != nil {
 		f.Fatal(err)
@@ -68,7 +69,7 @@ func FuzzMCP(f *testing.F) {
 	h := ta.Handler()
 	f.Fuzz(func(t *testing.T, body string) {
 		req := httptest.NewRequest(http.MethodPost, "http://signals.example/mcp", strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+ta.key)
+		req.Header.Set("Authorization", "Bearer "+ta.Key)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("MCP-Protocol-Version", "2025-06-18")

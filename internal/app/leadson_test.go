@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/store/storetest"
@@ -23,9 +24,9 @@ import (
 // name, a listing with q, and whether it used one of the day's searches.
 func TestEmptySearchLeadsOn(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
-	cs := ta.mcpSession("")
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
+	cs := ta.MCPSession("")
 	args := map[string]any{"query": "underwater basket weaving championship", "tags": "funding", "country": []string{"canada"}}
 	steps := func(b []byte) []string {
 		var body struct {
@@ -37,7 +38,7 @@ func TestEmptySearchLeadsOn(t *testing.T) {
 		}
 		return body.NextSteps
 	}
-	res, b := callTool(t, cs, "search_signals", args)
+	res, b := apptest.CallTool(t, cs, "search_signals", args)
 	if res.IsError {
 		t.Fatalf("search_signals failed: %s", b)
 	}
@@ -50,18 +51,18 @@ func TestEmptySearchLeadsOn(t *testing.T) {
 	}
 
 	// The same search again is answered from the cache, and says so.
-	resp, body := ta.do(http.MethodPost, "/api/v1/signals/search",
+	resp, body := ta.Do(http.MethodPost, "/api/v1/signals/search",
 		strings.NewReader(`{"query":"underwater basket weaving championship","tags":["funding"],"country":"canada"}`),
 		"Content-Type", "application/json")
-	wantStatus(t, resp, body, http.StatusOK)
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	if got := steps(body); !strings.Contains(got[len(got)-1], "came from the cache and used no search; 9 searches remain today") {
 		t.Errorf("cached: %q", got)
 	}
 
 	// A search with matches has no next_steps.
-	resp, body = ta.do(http.MethodPost, "/api/v1/signals/search",
+	resp, body = ta.Do(http.MethodPost, "/api/v1/signals/search",
 		strings.NewReader(`{"query":"seed round for a robotics startup"}`), "Content-Type", "application/json")
-	wantStatus(t, resp, body, http.StatusOK)
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	if strings.Contains(string(body), "next_steps") || !strings.Contains(string(body), `"mb-1"`) {
 		t.Errorf("a search with a match: %s", body)
 	}
@@ -72,27 +73,27 @@ func TestEmptySearchLeadsOn(t *testing.T) {
 // spaces around it. Anything else is not_found naming the forms taken.
 func TestGetTakesWhatPeopleCopy(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
-	cs := ta.mcpSession("")
-	page := ta.cfg.BaseURL + "/signals/" + url.PathEscape(oddID)
-	for _, ref := range []string{oddID, page, page + ".md", page + "?from=%2F%3Ftags%3Devents", " " + oddID + "  ", "/signals/" + url.PathEscape(oddID)} {
-		res, b := callTool(t, cs, "get_signal", map[string]any{"id": ref})
-		if res.IsError || !strings.Contains(string(b), `"id":`+jsonString(oddID)) {
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
+	cs := ta.MCPSession("")
+	page := ta.Config.BaseURL + "/signals/" + url.PathEscape(apptest.OddID)
+	for _, ref := range []string{apptest.OddID, page, page + ".md", page + "?from=%2F%3Ftags%3Devents", " " + apptest.OddID + "  ", "/signals/" + url.PathEscape(apptest.OddID)} {
+		res, b := apptest.CallTool(t, cs, "get_signal", map[string]any{"id": ref})
+		if res.IsError || !strings.Contains(string(b), `"id":`+jsonString(apptest.OddID)) {
 			t.Errorf("get_signal(%q): %s", ref, b)
 		}
-		resp, body := ta.get("/api/v1/signals/" + url.PathEscape(ref))
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get("/api/v1/signals/" + url.PathEscape(ref))
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 	}
-	for _, ref := range []string{"nope", "https://elsewhere.example/signals/tf-3", ta.cfg.BaseURL + "/signals/hidden-5"} {
-		res, b := callTool(t, cs, "get_signal", map[string]any{"id": ref})
+	for _, ref := range []string{"nope", "https://elsewhere.example/signals/tf-3", ta.Config.BaseURL + "/signals/hidden-5"} {
+		res, b := apptest.CallTool(t, cs, "get_signal", map[string]any{"id": ref})
 		p := problemOf(t, res, b)
-		if p["code"] != "not_found" || !strings.Contains(p["detail"].(string), ta.cfg.BaseURL+"/signals/{id}") ||
+		if p["code"] != "not_found" || !strings.Contains(p["detail"].(string), ta.Config.BaseURL+"/signals/{id}") ||
 			!strings.Contains(p["detail"].(string), "list_signals") {
 			t.Errorf("get_signal(%q): %s", ref, b)
 		}
-		resp, body := ta.get("/api/v1/signals/" + url.PathEscape(ref))
-		wantStatus(t, resp, body, http.StatusNotFound)
+		resp, body := ta.Get("/api/v1/signals/" + url.PathEscape(ref))
+		apptest.WantStatus(t, resp, body, http.StatusNotFound)
 	}
 }
 
@@ -100,8 +101,8 @@ func TestGetTakesWhatPeopleCopy(t *testing.T) {
 // like it.
 func TestRefusedValuesSuggestTheirMeaning(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	cs := ta.mcpSession("")
+	ta := apptest.Start(t)
+	cs := ta.MCPSession("")
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -112,7 +113,7 @@ func TestRefusedValuesSuggestTheirMeaning(t *testing.T) {
 		{"list_signals", map[string]any{"language": "français"}, "fr"},
 		{"search_signals", map[string]any{"query": "robots", "sources": "linkedin"}, "professional_network"},
 	} {
-		res, b := callTool(t, cs, tc.tool, tc.args)
+		res, b := apptest.CallTool(t, cs, tc.tool, tc.args)
 		p := problemOf(t, res, b)
 		suggested, _ := p["suggested_values"].([]any)
 		if p["code"] != "invalid_parameter" || len(suggested) == 0 || suggested[0] != tc.want ||
@@ -120,9 +121,9 @@ func TestRefusedValuesSuggestTheirMeaning(t *testing.T) {
 			t.Errorf("%s(%v): %s", tc.tool, tc.args, b)
 		}
 	}
-	resp, body := ta.get("/api/v1/signals?tags=raise")
-	wantStatus(t, resp, body, http.StatusBadRequest)
-	if p := decode[problem.Problem](t, body); !slices.Equal(p.SuggestedValues, []string{"funding"}) {
+	resp, body := ta.Get("/api/v1/signals?tags=raise")
+	apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+	if p := apptest.Decode[problem.Problem](t, body); !slices.Equal(p.SuggestedValues, []string{"funding"}) {
 		t.Errorf("tags=raise: %s", body)
 	}
 }
@@ -130,20 +131,20 @@ func TestRefusedValuesSuggestTheirMeaning(t *testing.T) {
 // A 401 says where a key is made and, on /mcp, where OAuth starts.
 func TestUnauthorizedSaysWhereToGo(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	account := ta.cfg.BaseURL + "/account"
-	metadata := ta.cfg.BaseURL + "/.well-known/oauth-protected-resource/mcp"
+	ta := apptest.Start(t)
+	account := ta.Config.BaseURL + "/account"
+	metadata := ta.Config.BaseURL + "/.well-known/oauth-protected-resource/mcp"
 	for _, authorization := range []string{"", "Bearer sig_0123456789abcdef0123456789abcdef"} {
-		resp, body := ta.get("/api/v1/signals", "Authorization", authorization)
-		wantStatus(t, resp, body, http.StatusUnauthorized)
-		if p := decode[problem.Problem](t, body); !strings.Contains(p.Detail, account) || strings.Contains(p.Detail, metadata) {
+		resp, body := ta.Get("/api/v1/signals", "Authorization", authorization)
+		apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
+		if p := apptest.Decode[problem.Problem](t, body); !strings.Contains(p.Detail, account) || strings.Contains(p.Detail, metadata) {
 			t.Errorf("HTTP %q: %s", authorization, body)
 		}
-		resp, body = ta.mcpPost(rpcInitialize, "Authorization", authorization)
+		resp, body = ta.MCPPost(rpcInitialize, "Authorization", authorization)
 		if resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("MCP %q: %d %s", authorization, resp.StatusCode, body)
 		}
-		if p := decode[problem.Problem](t, body); !strings.Contains(p.Detail, account) || !strings.Contains(p.Detail, metadata) {
+		if p := apptest.Decode[problem.Problem](t, body); !strings.Contains(p.Detail, account) || !strings.Contains(p.Detail, metadata) {
 			t.Errorf("MCP %q: %s", authorization, body)
 		}
 	}
@@ -159,15 +160,15 @@ func jsonString(s string) string {
 // the status, so the transport keeps the body).
 func TestSDKClientSeesWhereToGo(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	rec := &bodyRecorder{}
 	c := sdk.NewClient(&sdk.Implementation{Name: "signals-app-test", Version: "1"}, nil)
-	_, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ta.srv.URL + "/mcp",
+	_, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ta.URL + "/mcp",
 		HTTPClient: &http.Client{Transport: rec}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "Unauthorized") {
 		t.Fatalf("connect without a key: %v", err)
 	}
-	if !strings.Contains(rec.body, ta.cfg.BaseURL+"/account") || !strings.Contains(rec.body, "/.well-known/oauth-protected-resource/mcp") {
+	if !strings.Contains(rec.body, ta.Config.BaseURL+"/account") || !strings.Contains(rec.body, "/.well-known/oauth-protected-resource/mcp") {
 		t.Errorf("the 401 says %s", rec.body)
 	}
 }
@@ -192,22 +193,22 @@ func (b *bodyRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 // pages do; an id that itself ends in ".md" keeps its page.
 func TestSignalPageMarkdownAddress(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
-	ta.put(storetest.Sig("notes.md", 9, func(s *model.Signal) {}))
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
+	ta.Put(storetest.Sig("notes.md", 9, func(s *model.Signal) {}))
 	for _, tc := range []struct{ path, contentType, says string }{
 		{"/signals/tf-3.md", "text/markdown; charset=utf-8", "tf-3"},
-		{"/signals/" + url.PathEscape(oddID) + ".md", "text/markdown; charset=utf-8", "Meetup on agents"},
+		{"/signals/" + url.PathEscape(apptest.OddID) + ".md", "text/markdown; charset=utf-8", "Meetup on agents"},
 		{"/signals/notes.md", "text/html; charset=utf-8", "notes.md"},
 		{"/signals/notes.md.md", "text/markdown; charset=utf-8", "notes.md"},
 	} {
-		resp, body := ta.get(tc.path, "Authorization", "")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get(tc.path, "Authorization", "")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		if resp.Header.Get("Content-Type") != tc.contentType || !strings.Contains(string(body), tc.says) {
 			t.Errorf("%s: %s\n%s", tc.path, resp.Header.Get("Content-Type"), body)
 		}
 	}
-	if resp, body := ta.get("/signals/hidden-5.md", "Authorization", ""); resp.StatusCode != http.StatusNotFound {
+	if resp, body := ta.Get("/signals/hidden-5.md", "Authorization", ""); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("a hidden signal's Markdown address: %d %s", resp.StatusCode, body)
 	}
 }
@@ -215,10 +216,10 @@ func TestSignalPageMarkdownAddress(t *testing.T) {
 // The account page shows the account's role.
 func TestAccountPageShowsTheRole(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := newBrowser(ta)
-	b.signIn(t, "ed@example.org", "")
-	if page := b.mustGet(t, "/account"); !strings.Contains(page, "Role: reader.") {
+	ta := apptest.Start(t)
+	b := apptest.NewBrowser(ta)
+	b.SignIn(t, "ed@example.org", "")
+	if page := b.MustGet(t, "/account"); !strings.Contains(page, "Role: reader.") {
 		t.Errorf("a reader's account page does not say so")
 	}
 	a, err := ta.Store().AccountByEmail(context.Background(), "ed@example.org")
@@ -228,7 +229,7 @@ func TestAccountPageShowsTheRole(t *testing.T) {
 	if err := ta.Store().SetRole(context.Background(), a.ID, model.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
-	if page := b.mustGet(t, "/account"); !strings.Contains(page, "Role: <strong>editor</strong>") {
+	if page := b.MustGet(t, "/account"); !strings.Contains(page, "Role: <strong>editor</strong>") {
 		t.Errorf("an editor's account page does not say so")
 	}
 }

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 func TestDocumentLinksExist(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	base := ta.cfg.BaseURL
+	base := ta.Config.BaseURL
 	link := regexp.MustCompile(regexp.QuoteMeta(base) + `[^\s"'<>)\]\x60,]*`)
 	sources := []struct{ path, accept string }{
 		{"/llms.txt", ""}, {"/.well-known/api-catalog", ""}, {"/.well-known/mcp.json", ""}, {"/openapi.json", ""},
@@ -22,7 +22,7 @@ func TestDocumentLinksExist(t *testing.T) {
 	}
 	seen := map[string][]string{}
 	for _, src := range sources {
-		resp, body := ta.get(src.path, "Authorization", "", "Accept", src.accept)
+		resp, body := ta.Get(src.path, "Authorization", "", "Accept", src.accept)
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %d", src.path, resp.StatusCode)
 		}
@@ -43,7 +43,7 @@ func TestDocumentLinksExist(t *testing.T) {
 		if strings.Contains(path, "{") || path == "/api/v1" {
 			continue // an OpenAPI path template; the API's base, which names it
 		}
-		if resp, _ := ta.get(path, "Authorization", ""); resp.StatusCode == http.StatusNotFound {
+		if resp, _ := ta.Get(path, "Authorization", ""); resp.StatusCode == http.StatusNotFound {
 			t.Errorf("%s, linked from %v, is a 404", path, from)
 		}
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )
@@ -15,28 +16,28 @@ import (
 // request's own.
 func TestListCacheFollowsTheData(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(storetest.Sig("first", 1))
+	ta := apptest.Start(t)
+	ta.Put(storetest.Sig("first", 1))
 	const path = "/api/v1/signals?page_size=5&tags=funding"
-	resp, before := ta.get(path)
-	wantStatus(t, resp, before, http.StatusOK)
+	resp, before := ta.Get(path)
+	apptest.WantStatus(t, resp, before, http.StatusOK)
 	first := resp.Header.Get("RateLimit")
-	resp, again := ta.get(path)
+	resp, again := ta.Get(path)
 	if !bytes.Equal(before, again) {
 		t.Fatalf("the same list twice differs:\n%s\n%s", before, again)
 	}
 	if resp.Header.Get("RateLimit") == first {
 		t.Errorf("RateLimit %q did not count the second request", first)
 	}
-	ta.put(storetest.Sig("second", 2))
-	_, after := ta.get(path)
+	ta.Put(storetest.Sig("second", 2))
+	_, after := ta.Get(path)
 	if !bytes.Contains(after, []byte(`"id":"second"`)) {
 		t.Fatalf("an imported signal is missing from the next list:\n%s", after)
 	}
 	if err := ta.Store().SetStatus(context.Background(), "second", model.StatusHidden, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, hidden := ta.get(path)
+	_, hidden := ta.Get(path)
 	if bytes.Contains(hidden, []byte(`"id":"second"`)) {
 		t.Fatalf("a hidden signal stays in the list:\n%s", hidden)
 	}
@@ -44,7 +45,7 @@ func TestListCacheFollowsTheData(t *testing.T) {
 		t.Fatalf("after hiding the new signal the list differs from the first:\n%s\n%s", hidden, before)
 	}
 	// The same filter written differently is the same list.
-	if _, other := ta.get("/api/v1/signals?tags=funding&page_size=5&page=1"); !bytes.Equal(other, before) {
+	if _, other := ta.Get("/api/v1/signals?tags=funding&page_size=5&page=1"); !bytes.Equal(other, before) {
 		t.Errorf("an equal query gives another body:\n%s\n%s", other, before)
 	}
 }

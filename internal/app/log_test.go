@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/auth"
 )
 
@@ -37,7 +39,7 @@ func TestKeysNeverReachTheLog(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
 	ctx := context.Background()
-	a, err := New(ctx, testConfig(t),
+	a, err := app.New(ctx, apptest.Config(t),
 		slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)
@@ -77,14 +79,14 @@ func TestKeysNeverReachTheLog(t *testing.T) {
 }
 
 // withLog replaces the app's logger.
-func withLog(l *slog.Logger) Option { return func(a *App) { a.log = l } }
+func withLog(l *slog.Logger) app.Option { return app.WithLogger(l) }
 
 func TestOneInfoLinePerMCPRequest(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
-	ta := newTestApp(t, withLog(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	ta := apptest.Start(t, withLog(slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	start := len(logs.String())
-	ta.mcpCall("list_signals", `{}`)
+	ta.MCPCall("list_signals", `{}`)
 	var info, debug []string
 	for line := range strings.Lines(logs.String()[start:]) {
 		switch {

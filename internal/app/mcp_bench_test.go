@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app"
 	"signals/internal/benchtest"
 	"signals/internal/demo"
 	"signals/internal/model"
@@ -34,13 +35,13 @@ func BenchmarkMCPListVersusHTTP(b *testing.B) {
 func benchmarkMCPList(b *testing.B, pageSize int) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := New(ctx, Config{BaseURL: "http://bench.example", Database: filepath.Join(b.TempDir(), "signals.db")}, log)
+	a, err := app.New(ctx, app.Config{BaseURL: "http://bench.example", Database: filepath.Join(b.TempDir(), "signals.db")}, log)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { a.Close() })
 	var out strings.Builder
-	if err := LoadDemo(ctx, a.Store(), demo.Records(), &out, "signals", log); err != nil {
+	if err := app.LoadDemo(ctx, a.Store(), demo.Records(), &out, "signals", log); err != nil {
 		b.Fatal(err)
 	}
 	key := regexp.MustCompile(`sig_[0-9A-Za-z]+`).FindString(out.String())

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -12,74 +12,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"signals/internal/app/apptest"
 	"signals/internal/discovery"
 	"signals/internal/model"
 )
-
-// bearerTransport adds an API key to every request of the SDK's client, as
-// MCP clients configured with headers do.
-type bearerTransport struct{ key string }
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.key)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// mcpSession connects the SDK's own client to /mcp over real HTTP.
-func (ta *testApp) mcpSession(version string) *sdk.ClientSession {
-	ta.t.Helper()
-	c := sdk.NewClient(&sdk.Implementation{Name: "signals-app-test", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{
-		Endpoint:   ta.srv.URL + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerTransport{ta.key}},
-	}, &sdk.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	ta.t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-func callTool(t *testing.T, cs *sdk.ClientSession, name string, args any) (*sdk.CallToolResult, []byte) {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, b
-}
-
-// sameJSON reports whether two JSON documents hold the same value.
-func sameJSON(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var va, vb any
-	if err := json.Unmarshal(a, &va); err != nil {
-		t.Fatalf("%v: %s", err, a)
-	}
-	if err := json.Unmarshal(b, &vb); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-	return reflect.DeepEqual(va, vb)
-}
-
-// mcpPost sends one raw JSON-RPC message to /mcp.
-func (ta *testApp) mcpPost(body string, header ...string) (*http.Response, []byte) {
-	ta.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, ta.srv.URL+"/mcp", strings.NewReader(body))
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+ta.key)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	return ta.send(req, header...)
-}
 
 const (
 	rpcInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
@@ -89,14 +25,14 @@ const (
 
 func TestMCPStructuredContentIsTheHTTPBody(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 1000, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, version := range []string{"2025-06-18", "2025-11-25", ""} {
 		t.Run("protocol "+version, func(t *testing.T) {
-			cs := ta.mcpSession(version)
+			cs := ta.MCPSession(version)
 			for _, tc := range []struct {
 				tool string
 				args any
@@ -107,17 +43,17 @@ func TestMCPStructuredContentIsTheHTTPBody(t *testing.T) {
 					"/api/v1/signals?tags=job,funding&language=fr&page_size=1"},
 				{"list_signals", map[string]any{"q": "ROBOTICS", "observed_after": "2026-10-01T12:00:00Z", "page": 1},
 					"/api/v1/signals?q=ROBOTICS&observed_after=2026-10-01T12:00:00Z&page=1"},
-				{"get_signal", map[string]any{"id": oddID}, "/api/v1/signals/" + url.PathEscape(oddID)},
+				{"get_signal", map[string]any{"id": apptest.OddID}, "/api/v1/signals/" + url.PathEscape(apptest.OddID)},
 				{"get_signal", map[string]any{"id": "tf-3"}, "/api/v1/signals/tf-3"},
 			} {
-				res, got := callTool(t, cs, tc.tool, tc.args)
-				resp, want := ta.get(tc.path)
-				wantStatus(t, resp, want, http.StatusOK)
-				if res.IsError || !sameJSON(t, got, want) {
+				res, got := apptest.CallTool(t, cs, tc.tool, tc.args)
+				resp, want := ta.Get(tc.path)
+				apptest.WantStatus(t, resp, want, http.StatusOK)
+				if res.IsError || !apptest.SameJSON(t, got, want) {
 					t.Errorf("%s(%v):\n got %s\nwant %s", tc.tool, tc.args, got, want)
 				}
 				text := res.Content[0].(*sdk.TextContent).Text
-				if !sameJSON(t, []byte(text), want) {
+				if !apptest.SameJSON(t, []byte(text), want) {
 					t.Errorf("%s: text content is not the body: %s", tc.tool, text)
 				}
 			}
@@ -127,14 +63,14 @@ func TestMCPStructuredContentIsTheHTTPBody(t *testing.T) {
 	// A search answered from the cache twice: over HTTP and over MCP.
 	query := `{"query":"seed round for a robotics startup","limit":5}`
 	search := func() (*http.Response, []byte) {
-		return ta.do(http.MethodPost, "/api/v1/signals/search", strings.NewReader(query), "Content-Type", "application/json")
+		return ta.Do(http.MethodPost, "/api/v1/signals/search", strings.NewReader(query), "Content-Type", "application/json")
 	}
 	resp, b := search()
-	wantStatus(t, resp, b, http.StatusOK)
-	res, got := callTool(t, ta.mcpSession(""), "search_signals", map[string]any{"query": "seed round for a robotics startup", "limit": 5})
+	apptest.WantStatus(t, resp, b, http.StatusOK)
+	res, got := apptest.CallTool(t, ta.MCPSession(""), "search_signals", map[string]any{"query": "seed round for a robotics startup", "limit": 5})
 	resp, want := search()
-	wantStatus(t, resp, want, http.StatusOK)
-	if res.IsError || !sameJSON(t, got, want) || !strings.Contains(string(got), `"cache_hit":true`) {
+	apptest.WantStatus(t, resp, want, http.StatusOK)
+	if res.IsError || !apptest.SameJSON(t, got, want) || !strings.Contains(string(got), `"cache_hit":true`) {
 		t.Errorf("search_signals:\n got %s\nwant %s", got, want)
 	}
 }
@@ -150,7 +86,7 @@ func problemOf(t *testing.T, res *sdk.CallToolResult, b []byte) map[string]any {
 		t.Fatal(err)
 	}
 	text := res.Content[0].(*sdk.TextContent).Text
-	if !sameJSON(t, []byte(text), b) {
+	if !apptest.SameJSON(t, []byte(text), b) {
 		t.Errorf("text content %s is not the problem %s", text, b)
 	}
 	return p
@@ -158,26 +94,26 @@ func problemOf(t *testing.T, res *sdk.CallToolResult, b []byte) map[string]any {
 
 func TestMCPFailuresAreToolResults(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
-	ta.put(fixtures()...)
-	cs := ta.mcpSession("")
+	ta, clk := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
+	cs := ta.MCPSession("")
 
 	// The same problem, but for the detail: each medium says where ids
 	// come from in its own terms.
-	res, b := callTool(t, cs, "get_signal", map[string]any{"id": "hidden-5"})
+	res, b := apptest.CallTool(t, cs, "get_signal", map[string]any{"id": "hidden-5"})
 	p := problemOf(t, res, b)
-	_, httpBody := ta.get("/api/v1/signals/hidden-5")
-	hp := decode[map[string]any](t, httpBody)
+	_, httpBody := ta.Get("/api/v1/signals/hidden-5")
+	hp := apptest.Decode[map[string]any](t, httpBody)
 	delete(p, "detail")
 	delete(hp, "detail")
 	if p["status"] != 404.0 || p["code"] != "not_found" || !reflect.DeepEqual(p, hp) {
 		t.Errorf("hidden signal: %s, HTTP says %s", b, httpBody)
 	}
 
-	res, b = callTool(t, cs, "list_signals", map[string]any{"page_size": 51})
+	res, b = apptest.CallTool(t, cs, "list_signals", map[string]any{"page_size": 51})
 	p = problemOf(t, res, b)
-	_, httpBody = ta.get("/api/v1/signals?page_size=51")
-	if p["status"] != 400.0 || p["param"] != "page_size" || !sameJSON(t, b, httpBody) {
+	_, httpBody = ta.Get("/api/v1/signals?page_size=51")
+	if p["status"] != 400.0 || p["param"] != "page_size" || !apptest.SameJSON(t, b, httpBody) {
 		t.Errorf("page_size 51: %s, HTTP says %s", b, httpBody)
 	}
 
@@ -186,11 +122,11 @@ func TestMCPFailuresAreToolResults(t *testing.T) {
 	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 4, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
 		t.Fatal(err)
 	}
-	res, b = callTool(t, cs, "list_signals", nil)
+	res, b = apptest.CallTool(t, cs, "list_signals", nil)
 	if res.IsError {
 		t.Fatalf("third request of the minute refused: %s", b)
 	}
-	res, b = callTool(t, cs, "list_signals", nil)
+	res, b = apptest.CallTool(t, cs, "list_signals", nil)
 	p = problemOf(t, res, b)
 	if p["status"] != 429.0 || p["code"] != "minute_limit_reached" || p["retry_after_seconds"] != 45.0 {
 		t.Errorf("over the minute cap: %s", b)
@@ -202,7 +138,7 @@ func TestMCPFailuresAreToolResults(t *testing.T) {
 
 	// Over raw HTTP the refusal is still a 200 JSON-RPC result, with the
 	// RateLimit headers of the refusal.
-	resp, body := ta.mcpPost(rpcListCall)
+	resp, body := ta.MCPPost(rpcListCall)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"isError":true`) {
 		t.Errorf("refused call over HTTP: %d %s", resp.StatusCode, body)
 	}
@@ -218,10 +154,10 @@ func TestMCPFailuresAreToolResults(t *testing.T) {
 // the HTTP API's problem, before the call is counted.
 func TestMCPListWithQReachesTenThousandDeep(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
-	ta.put(fixtures()...)
-	cs := ta.mcpSession("")
-	res, b := callTool(t, cs, "list_signals", map[string]any{"q": "robot", "page": 201, "page_size": 50})
+	ta, clk := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
+	cs := ta.MCPSession("")
+	res, b := apptest.CallTool(t, cs, "list_signals", map[string]any{"q": "robot", "page": 201, "page_size": 50})
 	p := problemOf(t, res, b)
 	if p["status"] != 400.0 || p["code"] != "invalid_parameter" || p["param"] != "page" || p["maximum"] != 200.0 {
 		t.Errorf("page 201 of 50 with q: %s", b)
@@ -230,19 +166,19 @@ func TestMCPListWithQReachesTenThousandDeep(t *testing.T) {
 	if err != nil || u.DayUsed != 0 {
 		t.Errorf("usage = %+v, %v; a refused page is not counted", u, err)
 	}
-	_, httpBody := ta.get("/api/v1/signals?q=robot&page=201&page_size=50")
-	if !sameJSON(t, b, httpBody) {
+	_, httpBody := ta.Get("/api/v1/signals?q=robot&page=201&page_size=50")
+	if !apptest.SameJSON(t, b, httpBody) {
 		t.Errorf("MCP says %s, HTTP says %s", b, httpBody)
 	}
-	if res, b := callTool(t, cs, "list_signals", map[string]any{"q": "robot", "page": 200, "page_size": 50}); res.IsError {
+	if res, b := apptest.CallTool(t, cs, "list_signals", map[string]any{"q": "robot", "page": 200, "page_size": 50}); res.IsError {
 		t.Errorf("page 200 of 50 with q refused: %s", b)
 	}
 }
 
 func TestMCPCounting(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, clk := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	used := func() int {
 		t.Helper()
 		u, err := ta.Store().Usage(context.Background(), 1, clk.Now())
@@ -251,7 +187,7 @@ func TestMCPCounting(t *testing.T) {
 		}
 		return u.DayUsed
 	}
-	cs := ta.mcpSession("2025-11-25")
+	cs := ta.MCPSession("2025-11-25")
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -259,33 +195,33 @@ func TestMCPCounting(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range []map[string]any{{"page_size": 0}, {"tags": []string{"nope"}}, {"bogus": 1}} {
-		if res, b := callTool(t, cs, "list_signals", args); !res.IsError {
+		if res, b := apptest.CallTool(t, cs, "list_signals", args); !res.IsError {
 			t.Errorf("invalid arguments %v accepted: %s", args, b)
 		}
 	}
-	if res, b := callTool(t, cs, "search_signals", map[string]any{"query": "robots", "language": []string{"other"}}); !res.IsError {
+	if res, b := apptest.CallTool(t, cs, "search_signals", map[string]any{"query": "robots", "language": []string{"other"}}); !res.IsError {
 		t.Errorf("search in language other accepted: %s", b)
 	}
 	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "read_usage"}); err == nil {
 		t.Error("unknown tool answered")
 	}
 	for _, method := range []string{"resources/list", "prompts/get", "no/such/method"} {
-		ta.mcpPost(`{"jsonrpc":"2.0","id":9,"method":"` + method + `","params":{"name":"x"}}`)
+		ta.MCPPost(`{"jsonrpc":"2.0","id":9,"method":"` + method + `","params":{"name":"x"}}`)
 	}
-	ta.mcpPost(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	ta.MCPPost(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	if n := used(); n != 0 {
 		t.Fatalf("uncounted MCP traffic used %d requests", n)
 	}
 
-	callTool(t, cs, "list_signals", nil)
-	callTool(t, cs, "get_signal", map[string]any{"id": "mb-1"})
-	callTool(t, cs, "get_signal", map[string]any{"id": "no-such-id"}) // reaches the tool: counts
-	callTool(t, cs, "search_signals", map[string]any{"query": "seed round"})
-	ta.get("/api/v1/signals")
+	apptest.CallTool(t, cs, "list_signals", nil)
+	apptest.CallTool(t, cs, "get_signal", map[string]any{"id": "mb-1"})
+	apptest.CallTool(t, cs, "get_signal", map[string]any{"id": "no-such-id"}) // reaches the tool: counts
+	apptest.CallTool(t, cs, "search_signals", map[string]any{"query": "seed round"})
+	ta.Get("/api/v1/signals")
 	if n := used(); n != 5 {
 		t.Fatalf("4 tool calls and 1 HTTP request used %d requests, want 5 (shared usage)", n)
 	}
-	_, usage := ta.get("/api/v1/usage")
+	_, usage := ta.Get("/api/v1/usage")
 	if !strings.Contains(string(usage), `"daily_searches":{"limit":10,"used":1`) {
 		t.Errorf("the MCP search did not reserve a daily search: %s", usage)
 	}
@@ -293,8 +229,8 @@ func TestMCPCounting(t *testing.T) {
 
 func TestMCPRateLimitHeaders(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 7, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +247,7 @@ func TestMCPRateLimitHeaders(t *testing.T) {
 		{"tool call", rpcListCall, 200, `"minute";r=6;t=45`},
 		{"second tool call", rpcListCall, 200, `"minute";r=5;t=45`},
 	} {
-		resp, body := ta.mcpPost(tc.body)
+		resp, body := ta.MCPPost(tc.body)
 		if resp.StatusCode != tc.status {
 			t.Errorf("%s: status %d %s", tc.name, resp.StatusCode, body)
 		}
@@ -329,7 +265,7 @@ func TestMCPRateLimitHeaders(t *testing.T) {
 
 func TestMCPAuthentication(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	challenge := `Bearer resource_metadata="https://signals.example/.well-known/oauth-protected-resource/mcp", scope="signals:read signals:search"`
 	for _, tc := range []struct {
 		name, authorization, challenge, code string
@@ -338,14 +274,14 @@ func TestMCPAuthentication(t *testing.T) {
 		{"wrong key", "Bearer sig_0123456789abcdef0123456789abcdef", challenge + `, error="invalid_token"`, "invalid_credentials"},
 		{"not bearer", "Basic Zm9vOmJhcg==", challenge + `, error="invalid_token"`, "invalid_credentials"},
 	} {
-		resp, body := ta.mcpPost(rpcInitialize, "Authorization", tc.authorization)
+		resp, body := ta.MCPPost(rpcInitialize, "Authorization", tc.authorization)
 		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("Content-Type") != "application/problem+json" {
 			t.Errorf("%s: %d %s %s", tc.name, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
 		if got := resp.Header.Get("WWW-Authenticate"); got != tc.challenge {
 			t.Errorf("%s: WWW-Authenticate = %q\nwant %q", tc.name, got, tc.challenge)
 		}
-		if p := decode[map[string]any](t, body); p["code"] != tc.code || p["status"] != 401.0 {
+		if p := apptest.Decode[map[string]any](t, body); p["code"] != tc.code || p["status"] != 401.0 {
 			t.Errorf("%s: %s", tc.name, body)
 		}
 		if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=30;w=60` {
@@ -356,7 +292,7 @@ func TestMCPAuthentication(t *testing.T) {
 
 func TestMCPOriginAndHost(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for _, tc := range []struct {
 		name   string
 		header []string
@@ -374,13 +310,13 @@ func TestMCPOriginAndHost(t *testing.T) {
 		{"public Host on a loopback address", []string{"Host", "signals.example"}, 200},
 		{"public Host with the proxy's Origin", []string{"Host", "signals.example", "Origin", "https://signals.example"}, 200},
 	} {
-		resp, body := ta.mcpPost(rpcInitialize, tc.header...)
+		resp, body := ta.MCPPost(rpcInitialize, tc.header...)
 		if resp.StatusCode != tc.status {
 			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
 			continue
 		}
 		if tc.status == 403 {
-			if p := decode[map[string]any](t, body); p["code"] != "forbidden_origin" || resp.Header.Get("Content-Type") != "application/problem+json" {
+			if p := apptest.Decode[map[string]any](t, body); p["code"] != "forbidden_origin" || resp.Header.Get("Content-Type") != "application/problem+json" {
 				t.Errorf("%s: %s", tc.name, body)
 			}
 		} else if !strings.Contains(string(body), `"protocolVersion":"2025-11-25"`) {
@@ -391,13 +327,13 @@ func TestMCPOriginAndHost(t *testing.T) {
 
 func TestMCPMethods(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_signals","arguments":{"q":"` + strings.Repeat("x", 33<<10) + `"}}}`
-	if resp, body := ta.mcpPost(big); resp.StatusCode != http.StatusRequestEntityTooLarge {
+	if resp, body := ta.MCPPost(big); resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 33 KiB body: %d %s", resp.StatusCode, body)
 	}
 	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodHead} {
-		resp, body := ta.do(method, "/mcp", nil, "Accept", "text/event-stream")
+		resp, body := ta.Do(method, "/mcp", nil, "Accept", "text/event-stream")
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
 			t.Errorf("%s /mcp: %d Allow=%q %s", method, resp.StatusCode, resp.Header.Get("Allow"), body)
 		}
@@ -411,8 +347,8 @@ func TestMCPMethods(t *testing.T) {
 // tools, with the same titles, as tools/list.
 func TestMCPToolsMatchDiscovery(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	res, err := ta.mcpSession("2025-11-25").ListTools(context.Background(), nil)
+	ta := apptest.Start(t)
+	res, err := ta.MCPSession("2025-11-25").ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app"
 	"signals/internal/benchtest"
 	"signals/internal/demo"
 	"signals/internal/model"
@@ -44,23 +45,23 @@ func BenchmarkMetricsCostOnList(b *testing.B) {
 }
 
 type benchApp struct {
-	*App
+	*app.App
 	key string
 }
 
 // benchListApp is an app on the demo data whose demo key has no limits in
 // the way.
-func benchListApp(b *testing.B, opts ...Option) benchApp {
+func benchListApp(b *testing.B, opts ...app.Option) benchApp {
 	b.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := New(ctx, Config{BaseURL: "http://bench.example", Database: filepath.Join(b.TempDir(), "signals.db")}, log, opts...)
+	a, err := app.New(ctx, app.Config{BaseURL: "http://bench.example", Database: filepath.Join(b.TempDir(), "signals.db")}, log, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { a.Close() })
 	var out strings.Builder
-	if err := LoadDemo(ctx, a.Store(), demo.Records(), &out, "signals", log); err != nil {
+	if err := app.LoadDemo(ctx, a.Store(), demo.Records(), &out, "signals", log); err != nil {
 		b.Fatal(err)
 	}
 	if err := a.Store().SetLimits(ctx, 1, model.Limits{DailyRequests: 1 << 30, MinuteRequests: 1 << 30, DailySearches: 10, ConcurrentSearches: 1}); err != nil {

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -13,15 +13,19 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )
 
 // withMetrics turns metrics on, as SIGNALS_METRICS_ADDR does.
-func withMetrics() Option { return func(a *App) { a.cfg.MetricsAddr = "127.0.0.1:0" } }
+func withMetrics() app.Option {
+	return app.WithConfig(func(c *app.Config) { c.MetricsAddr = "127.0.0.1:0" })
+}
 
 // scrape reads the metrics in the Prometheus text format.
-func scrape(t *testing.T, a *App) string {
+func scrape(t *testing.T, a *app.App) string {
 	t.Helper()
 	h := a.MetricsHandler()
 	if h == nil {
@@ -55,7 +59,7 @@ func sample(t *testing.T, metrics, series string) float64 {
 // exporters label theirs.
 func TestMetricsNameTheBuild(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t, withMetrics())
+	ta := apptest.Start(t, withMetrics())
 	re := regexp.MustCompile(`(?m)^signals_build_info\{goversion="(go[^"]+)",revision="([^"]+)",schema="([^"]+)",version="([^"]+)"\} 1$`)
 	got := scrape(t, ta.App)
 	m := re.FindStringSubmatch(got)
@@ -65,15 +69,15 @@ func TestMetricsNameTheBuild(t *testing.T) {
 	if m[1] != runtime.Version() {
 		t.Errorf("goversion %q, want %q", m[1], runtime.Version())
 	}
-	if m[3] != SchemaVersion(ta.cfg.Database) {
-		t.Errorf("schema %q, want %q", m[3], SchemaVersion(ta.cfg.Database))
+	if m[3] != app.SchemaVersion(ta.Config.Database) {
+		t.Errorf("schema %q, want %q", m[3], app.SchemaVersion(ta.Config.Database))
 	}
 }
 
 func TestMetricsCountTraffic(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon} // the whole test runs in one UTC minute
-	ta := newTestApp(t, WithClock(clk.Now), withMetrics())
+	clk := apptest.NewClock(apptest.Noon) // the whole test runs in one UTC minute
+	ta := apptest.Start(t, app.WithClock(clk.Now), withMetrics())
 	ctx := context.Background()
 	acct, err := ta.Store().AccountByEmail(ctx, "dev@example.com")
 	if err != nil {
@@ -84,7 +88,7 @@ func TestMetricsCountTraffic(t *testing.T) {
 	if err := ta.Store().SetLimits(ctx, acct.ID, limits); err != nil {
 		t.Fatal(err)
 	}
-	ta.put(storetest.Sig("secret-id-1", 1), storetest.Sig("secret-id-2", 2),
+	ta.Put(storetest.Sig("secret-id-1", 1), storetest.Sig("secret-id-2", 2),
 		storetest.Sig("hidden", 3, func(s *model.Signal) { s.Status = model.StatusHidden }))
 	before := scrape(t, ta.App)
 	if got := sample(t, before, "signals_embedding_waiting"); got != 2 {
@@ -95,30 +99,30 @@ func TestMetricsCountTraffic(t *testing.T) {
 	}
 
 	for range 3 {
-		resp, body := ta.get("/api/v1/signals")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get("/api/v1/signals")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 	}
-	resp, body := ta.get("/api/v1/signals/secret-id-missing")
-	wantStatus(t, resp, body, http.StatusNotFound)
-	resp, body = ta.get("/api/v1/signals", "Authorization", "")
-	wantStatus(t, resp, body, http.StatusUnauthorized)
+	resp, body := ta.Get("/api/v1/signals/secret-id-missing")
+	apptest.WantStatus(t, resp, body, http.StatusNotFound)
+	resp, body = ta.Get("/api/v1/signals", "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
 	query := `{"query":"AI funding in Canada"}`
-	resp, body = ta.search(query) // fresh
-	wantStatus(t, resp, body, http.StatusOK)
-	resp, body = ta.search(query) // cache hit
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body = ta.SearchSignals(query) // fresh
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	resp, body = ta.SearchSignals(query) // cache hit
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	// 6 requests counted so far; 6 more reach the minute cap, 2 are refused.
 	for range 6 {
-		ta.get("/api/v1/usage")
+		ta.Get("/api/v1/usage")
 	}
 	for range 2 {
-		resp, body = ta.get("/api/v1/usage")
-		wantStatus(t, resp, body, http.StatusTooManyRequests)
+		resp, body = ta.Get("/api/v1/usage")
+		apptest.WantStatus(t, resp, body, http.StatusTooManyRequests)
 	}
-	b := newBrowser(ta)
-	b.post("/sign-in", url.Values{"email": {"someone@example.com"}})
-	req, _ := http.NewRequest("BREW", ta.srv.URL+"/api/v1/signals", nil)
-	ta.send(req)
+	b := apptest.NewBrowser(ta)
+	b.Post("/sign-in", url.Values{"email": {"someone@example.com"}})
+	req, _ := http.NewRequest("BREW", ta.URL+"/api/v1/signals", nil)
+	ta.Send(req)
 
 	m := scrape(t, ta.App)
 	tests := []struct {
@@ -156,7 +160,7 @@ func TestMetricsCountTraffic(t *testing.T) {
 			t.Errorf("no %s in the scrape", family)
 		}
 	}
-	for _, secret := range []string{"secret-id", "example.com", ta.key, "sig_"} {
+	for _, secret := range []string{"secret-id", "example.com", ta.Key, "sig_"} {
 		if strings.Contains(m, secret) {
 			t.Errorf("the scrape holds %q", secret)
 		}
@@ -165,11 +169,11 @@ func TestMetricsCountTraffic(t *testing.T) {
 
 func TestMetricsAreOffByDefault(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	if ta.MetricsHandler() != nil {
 		t.Error("metrics on without SIGNALS_METRICS_ADDR")
 	}
-	resp, body := ta.get("/metrics")
+	resp, body := ta.Get("/metrics")
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /metrics on the public address: %d\n%s", resp.StatusCode, body)
 	}
@@ -177,7 +181,7 @@ func TestMetricsAreOffByDefault(t *testing.T) {
 
 func TestServeMetricsOnItsOwnListener(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t, withMetrics())
+	ta := apptest.Start(t, withMetrics())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

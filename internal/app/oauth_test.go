@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -19,6 +18,8 @@ import (
 
 	"golang.org/x/oauth2"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/mcp"
 	"signals/internal/store/postgres/pgtest"
 )
@@ -64,11 +65,11 @@ var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" valu
 
 // consent follows an authorization URL as the signed-in browser, answers
 // the consent page with decision and returns the redirect's parameters.
-func (b *browser) consent(t *testing.T, authURL, decision string) url.Values {
+func consent(b *apptest.Browser, t *testing.T, authURL, decision string) url.Values {
 	t.Helper()
 	u, _ := url.Parse(authURL)
-	resp, body := b.get(u.RequestURI())
-	wantPage(t, resp, body, http.StatusOK)
+	resp, body := b.Get(u.RequestURI())
+	apptest.WantPage(t, resp, body, http.StatusOK)
 	for _, want := range []string{`<button type="submit" name="decision" value="allow">`, `name="decision" value="deny">`} {
 		if !strings.Contains(body, want) {
 			t.Fatalf("consent page lacks %s:\n%s", want, body)
@@ -78,7 +79,7 @@ func (b *browser) consent(t *testing.T, authURL, decision string) url.Values {
 	for _, m := range hiddenField.FindAllStringSubmatch(body, -1) {
 		form.Set(m[1], html.UnescapeString(m[2]))
 	}
-	resp, body = b.post("/oauth/authorize", form, "Origin", "https://signals.example")
+	resp, body = b.Post("/oauth/authorize", form, "Origin", "https://signals.example")
 	if resp.StatusCode != http.StatusFound {
 		t.Fatalf("consent answer %d:\n%s", resp.StatusCode, body)
 	}
@@ -91,11 +92,11 @@ func (b *browser) consent(t *testing.T, authURL, decision string) url.Values {
 
 // authorize runs the authorization code flow with PKCE through x/oauth2
 // and the browser, and returns the token.
-func authorize(t *testing.T, b *browser, conf *oauth2.Config) (*oauth2.Token, string) {
+func authorize(t *testing.T, b *apptest.Browser, conf *oauth2.Config) (*oauth2.Token, string) {
 	t.Helper()
 	verifier := oauth2.GenerateVerifier()
 	authURL := conf.AuthCodeURL("st4te", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
-	q := b.consent(t, authURL, "allow")
+	q := consent(b, t, authURL, "allow")
 	if q.Get("state") != "st4te" || q.Get("iss") != "https://signals.example" || q.Get("code") == "" {
 		t.Fatalf("redirect parameters %v", q)
 	}
@@ -156,28 +157,28 @@ func oauthError(err error) string {
 // with golang.org/x/oauth2 against the real server.
 func TestOAuthFlowWithGoClient(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, clk := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	ctx := context.Background()
-	client := register(t, ta.srv.URL, "Go <Client>")
-	conf := oauthConfig(ta.srv.URL, client, "signals:read", "signals:search")
+	client := register(t, ta.URL, "Go <Client>")
+	conf := oauthConfig(ta.URL, client, "signals:read", "signals:search")
 
 	// Not signed in: sign in first, then come back to consent.
-	b := newBrowser(ta)
+	b := apptest.NewBrowser(ta)
 	verifier := oauth2.GenerateVerifier()
 	authURL := conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
 	u, _ := url.Parse(authURL)
-	resp, body := b.get(u.RequestURI())
-	wantPage(t, resp, body, http.StatusSeeOther)
+	resp, body := b.Get(u.RequestURI())
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
 	loc, _ := url.Parse(resp.Header.Get("Location"))
 	if loc.Path != "/sign-in" || loc.Query().Get("next") != u.RequestURI() {
 		t.Fatalf("not signed in: sent to %s", loc)
 	}
-	back := b.signIn(t, "dev@example.com", loc.Query().Get("next"))
+	back := b.SignIn(t, "dev@example.com", loc.Query().Get("next"))
 	if back != u.RequestURI() {
 		t.Fatalf("after sign-in: sent to %q", back)
 	}
-	q := b.consent(t, ta.srv.URL+back, "allow")
+	q := consent(b, t, ta.URL+back, "allow")
 	tok, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 		t.Errorf("access token lives %d minutes, want 60", got)
 	}
 	for _, tool := range []string{"tools/list", mcp.ListTool, mcp.SearchTool} {
-		resp := wantTool(t, ta.srv.URL, tok.AccessToken, tool, http.StatusOK)
+		resp := wantTool(t, ta.URL, tok.AccessToken, tool, http.StatusOK)
 		if tool == mcp.ListTool && resp.Header.Get("RateLimit") == "" {
 			t.Error("an OAuth tool call is not counted against the account")
 		}
@@ -199,7 +200,7 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 	if _, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier)); oauthError(err) != "invalid_grant" {
 		t.Fatalf("second use of a code: %v", err)
 	}
-	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
 
 	// A fresh connection; refresh rotates; the old refresh token replayed
 	// ends the whole connection, newest tokens included.
@@ -213,12 +214,12 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 	if fresh.RefreshToken == old || fresh.AccessToken == tok.AccessToken {
 		t.Fatal("refresh did not rotate the tokens")
 	}
-	wantTool(t, ta.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusOK)
+	wantTool(t, ta.URL, fresh.AccessToken, mcp.ListTool, http.StatusOK)
 	_, err = conf.TokenSource(ctx, &oauth2.Token{RefreshToken: old, Expiry: time.Now().Add(-time.Minute)}).Token()
 	if oauthError(err) != "invalid_grant" {
 		t.Fatalf("replayed refresh token: %v", err)
 	}
-	wantTool(t, ta.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	wantTool(t, ta.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
 	fresh.Expiry = time.Now().Add(-time.Minute)
 	if _, err := conf.TokenSource(ctx, fresh).Token(); oauthError(err) != "invalid_grant" {
 		t.Fatalf("newest refresh token after a replay: %v", err)
@@ -226,17 +227,17 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 
 	// Access tokens last an hour; a connection at most 30 days from consent.
 	tok, _ = authorize(t, b, conf)
-	clk.Set(noon.Add(61 * time.Minute))
-	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	clk.Set(apptest.Noon.Add(61 * time.Minute))
+	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
 	tok.Expiry = time.Now().Add(-time.Minute)
 	for day := 1; day <= 29; day += 7 {
-		clk.Set(noon.Add(time.Duration(day) * 24 * time.Hour))
+		clk.Set(apptest.Noon.Add(time.Duration(day) * 24 * time.Hour))
 		if tok, err = conf.TokenSource(ctx, tok).Token(); err != nil {
 			t.Fatalf("refresh on day %d: %v", day, err)
 		}
 		tok.Expiry = time.Now().Add(-time.Minute)
 	}
-	clk.Set(noon.Add(30*24*time.Hour + time.Second))
+	clk.Set(apptest.Noon.Add(30*24*time.Hour + time.Second))
 	if _, err := conf.TokenSource(ctx, tok).Token(); oauthError(err) != "invalid_grant" {
 		t.Fatalf("refresh after 30 days: %v", err)
 	}
@@ -244,12 +245,12 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 
 func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
-	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, "Slow"))
-	b := signedInBrowser(t, ta)
+	ta, clk := apptest.StartAt(t, apptest.Noon)
+	conf := oauthConfig(ta.URL, register(t, ta.URL, "Slow"))
+	b := apptest.SignedIn(t, ta)
 	verifier := oauth2.GenerateVerifier()
-	q := b.consent(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
-	clk.Set(noon.Add(61 * time.Second))
+	q := consent(b, t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+	clk.Set(apptest.Noon.Add(61 * time.Second))
 	if _, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier)); oauthError(err) != "invalid_grant" {
 		t.Fatalf("expired code: %v", err)
 	}
@@ -257,14 +258,14 @@ func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
 
 func TestOAuthTokenRefusals(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	client := register(t, ta.srv.URL, "C")
-	other := register(t, ta.srv.URL, "Other")
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	client := register(t, ta.URL, "C")
+	other := register(t, ta.URL, "Other")
+	b := apptest.SignedIn(t, ta)
 	newCode := func() (string, string) {
 		verifier := oauth2.GenerateVerifier()
-		conf := oauthConfig(ta.srv.URL, client)
-		q := b.consent(t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+		conf := oauthConfig(ta.URL, client)
+		q := consent(b, t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
 		return q.Get("code"), verifier
 	}
 	for _, tc := range []struct {
@@ -297,7 +298,7 @@ func TestOAuthTokenRefusals(t *testing.T) {
 			for k, v := range tc.form(code, verifier) {
 				form[k] = v
 			}
-			resp, err := http.PostForm(ta.srv.URL+"/oauth/token", form)
+			resp, err := http.PostForm(ta.URL+"/oauth/token", form)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -323,16 +324,16 @@ func TestOAuthTokenRefusals(t *testing.T) {
 
 func TestOAuthScopes(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
-	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, "Reader"), "signals:read")
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
+	conf := oauthConfig(ta.URL, register(t, ta.URL, "Reader"), "signals:read")
 	tok, _ := authorize(t, b, conf)
-	wantTool(t, ta.srv.URL, tok.AccessToken, "tools/list", http.StatusOK)
-	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
-	if resp, body := oauthCall(t, ta.srv.URL, tok.AccessToken, mcp.GetTool); resp.StatusCode != http.StatusOK {
+	wantTool(t, ta.URL, tok.AccessToken, "tools/list", http.StatusOK)
+	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
+	if resp, body := oauthCall(t, ta.URL, tok.AccessToken, mcp.GetTool); resp.StatusCode != http.StatusOK {
 		t.Errorf("get_signal with signals:read: %d %s", resp.StatusCode, body) // a tool result, not a scope refusal
 	}
-	resp := wantTool(t, ta.srv.URL, tok.AccessToken, mcp.SearchTool, http.StatusForbidden)
+	resp := wantTool(t, ta.URL, tok.AccessToken, mcp.SearchTool, http.StatusForbidden)
 	want := `Bearer error="insufficient_scope", scope="signals:read signals:search", resource_metadata="https://signals.example/.well-known/oauth-protected-resource/mcp"`
 	if got := resp.Header.Get("WWW-Authenticate"); got != want {
 		t.Errorf("WWW-Authenticate = %s\nwant %s", got, want)
@@ -341,9 +342,9 @@ func TestOAuthScopes(t *testing.T) {
 	// OAuth tokens are for /mcp only, never for the HTTP API; only in the header.
 	// The refusal keeps its code but says where the token belongs and
 	// where keys are made, in the body and in the challenge.
-	r, body := ta.get("/api/v1/signals", "Authorization", "Bearer "+tok.AccessToken)
-	wantStatus(t, r, body, http.StatusUnauthorized)
-	p := decode[struct{ Code, Detail string }](t, body)
+	r, body := ta.Get("/api/v1/signals", "Authorization", "Bearer "+tok.AccessToken)
+	apptest.WantStatus(t, r, body, http.StatusUnauthorized)
+	p := apptest.Decode[struct{ Code, Detail string }](t, body)
 	wantDetail := "OAuth access tokens are for https://signals.example/mcp only; the HTTP API takes an API key, made at https://signals.example/account"
 	if p.Code != "invalid_credentials" || p.Detail != wantDetail {
 		t.Errorf("OAuth token on the API: code %q, detail %q; want invalid_credentials, %q", p.Code, p.Detail, wantDetail)
@@ -351,13 +352,13 @@ func TestOAuthScopes(t *testing.T) {
 	if got := r.Header.Get("WWW-Authenticate"); !strings.Contains(got, `error="invalid_token"`) || !strings.Contains(got, "/mcp only") {
 		t.Errorf("WWW-Authenticate = %s; want invalid_token saying the token is for /mcp", got)
 	}
-	if r2, _ := ta.mcpPost(rpcListCall, "Authorization", ""); r2.StatusCode != http.StatusUnauthorized {
+	if r2, _ := ta.MCPPost(rpcListCall, "Authorization", ""); r2.StatusCode != http.StatusUnauthorized {
 		t.Errorf("no header: %d", r2.StatusCode)
 	}
-	req, _ := http.NewRequest(http.MethodPost, ta.srv.URL+"/mcp?access_token="+url.QueryEscape(tok.AccessToken), strings.NewReader(rpcListCall))
+	req, _ := http.NewRequest(http.MethodPost, ta.URL+"/mcp?access_token="+url.QueryEscape(tok.AccessToken), strings.NewReader(rpcListCall))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if r3, _ := ta.send(req); r3.StatusCode != http.StatusUnauthorized {
+	if r3, _ := ta.Send(req); r3.StatusCode != http.StatusUnauthorized {
 		t.Errorf("token in the query: %d", r3.StatusCode)
 	}
 }
@@ -366,14 +367,14 @@ func TestOAuthScopes(t *testing.T) {
 // cannot reorder the heading around it.
 func TestOAuthConsentIsolatesClientName(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	name := "\u202Eelgoog\u2066"
-	client := register(t, ta.srv.URL, name)
-	b := signedInBrowser(t, ta)
+	client := register(t, ta.URL, name)
+	b := apptest.SignedIn(t, ta)
 	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
 		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
 		"scope": {"signals:read"}, "state": {"x"}}
-	resp, body := b.get("/oauth/authorize?" + q.Encode())
+	resp, body := b.Get("/oauth/authorize?" + q.Encode())
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("%d\n%s", resp.StatusCode, body)
 	}
@@ -390,9 +391,9 @@ func TestOAuthConsentIsolatesClientName(t *testing.T) {
 
 func TestOAuthAuthorizeRefusals(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	client := register(t, ta.srv.URL, "C")
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	client := register(t, ta.URL, "C")
+	b := apptest.SignedIn(t, ta)
 	challenge := strings.Repeat("a", 43)
 	good := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
 		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {testResource},
@@ -423,8 +424,8 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 			} else {
 				q[tc.param] = tc.value
 			}
-			resp, body := b.get("/oauth/authorize?" + q.Encode())
-			wantPage(t, resp, body, http.StatusBadRequest)
+			resp, body := b.Get("/oauth/authorize?" + q.Encode())
+			apptest.WantPage(t, resp, body, http.StatusBadRequest)
 			if resp.Header.Get("Location") != "" {
 				t.Errorf("redirects to %s", resp.Header.Get("Location"))
 			}
@@ -437,13 +438,13 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 		})
 	}
 	// Deny goes back with access_denied and the state.
-	conf := oauthConfig(ta.srv.URL, client)
-	q := b.consent(t, conf.AuthCodeURL("keep", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", testResource)), "deny")
+	conf := oauthConfig(ta.URL, client)
+	q := consent(b, t, conf.AuthCodeURL("keep", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", testResource)), "deny")
 	if q.Get("error") != "access_denied" || q.Get("state") != "keep" || q.Has("code") {
 		t.Errorf("deny: %v", q)
 	}
 	// The consent form is refused cross-site.
-	resp, _ := b.post("/oauth/authorize", url.Values{"decision": {"allow"}}, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site")
+	resp, _ := b.Post("/oauth/authorize", url.Values{"decision": {"allow"}}, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site")
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("cross-site consent: %d", resp.StatusCode)
 	}
@@ -451,7 +452,7 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 
 func TestOAuthRegistrationRefusals(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	// uri is a loopback redirect URI of exactly n bytes.
 	uri := func(i, n int) string {
 		u := fmt.Sprintf("http://127.0.0.1:9/cb/%d/", i)
@@ -488,7 +489,7 @@ func TestOAuthRegistrationRefusals(t *testing.T) {
 		{"a long scope", `{"redirect_uris":["https://example.com/cb"],"scope":"` + strings.Repeat("signals:read ", 40) + `"}`, 400, "invalid_client_metadata"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, err := http.Post(ta.srv.URL+"/oauth/register", "application/json", strings.NewReader(tc.body))
+			resp, err := http.Post(ta.URL+"/oauth/register", "application/json", strings.NewReader(tc.body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -526,8 +527,8 @@ func registerFrom(h http.Handler, addr string) *httptest.ResponseRecorder {
 func TestOAuthRegistrationThrottle(t *testing.T) {
 	t.Parallel()
 	hour := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	clk := &clock{t: hour.Add(10 * time.Minute)}
-	ta := newTestApp(t, WithClock(clk.Now))
+	clk := apptest.NewClock(hour.Add(10 * time.Minute))
+	ta := apptest.Start(t, app.WithClock(clk.Now))
 	h := ta.Handler()
 	for i := range 20 {
 		if rec := registerFrom(h, "192.0.2.1:4000"); rec.Code != http.StatusCreated {
@@ -555,7 +556,7 @@ func TestOAuthRegistrationThrottle(t *testing.T) {
 			if tc.status != 429 {
 				return
 			}
-			e := decode[struct {
+			e := apptest.Decode[struct {
 				Error       string `json:"error"`
 				Description string `json:"error_description"`
 				Seconds     int    `json:"retry_after_seconds"`
@@ -572,9 +573,9 @@ func TestOAuthRegistrationThrottle(t *testing.T) {
 // two replicas together register no more than one would.
 func TestOAuthRegistrationThrottleAcrossReplicas(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: time.Date(2026, 11, 21, 12, 10, 0, 0, time.UTC)}
+	clk := apptest.NewClock(time.Date(2026, 11, 21, 12, 10, 0, 0, time.UTC))
 	db, outbox := pgtest.FreshSchema(t), t.TempDir()
-	one, two := replicaServer(t, db, outbox, WithClock(clk.Now)), replicaServer(t, db, outbox, WithClock(clk.Now))
+	one, two := replicaServer(t, db, outbox, app.WithClock(clk.Now)), replicaServer(t, db, outbox, app.WithClock(clk.Now))
 	for i := range 20 {
 		h := []http.Handler{one.Handler(), two.Handler()}[i%2]
 		if rec := registerFrom(h, "192.0.2.1:4000"); rec.Code != http.StatusCreated {
@@ -594,12 +595,12 @@ func TestOAuthRegistrationThrottleAcrossReplicas(t *testing.T) {
 // authorize again.
 func TestOAuthUnusedClientsAreDeleted(t *testing.T) {
 	t.Parallel()
-	clk := &clock{t: noon}
-	ta := newTestApp(t, WithClock(clk.Now))
-	b := signedInBrowser(t, ta)
-	unused := register(t, ta.srv.URL, "Never authorized")
-	connected := register(t, ta.srv.URL, "Connected")
-	authorize(t, b, oauthConfig(ta.srv.URL, connected))
+	clk := apptest.NewClock(apptest.Noon)
+	ta := apptest.Start(t, app.WithClock(clk.Now))
+	b := apptest.SignedIn(t, ta)
+	unused := register(t, ta.URL, "Never authorized")
+	connected := register(t, ta.URL, "Connected")
+	authorize(t, b, oauthConfig(ta.URL, connected))
 	day := 24 * time.Hour
 	for _, tc := range []struct {
 		name                      string
@@ -612,8 +613,8 @@ func TestOAuthUnusedClientsAreDeleted(t *testing.T) {
 		{"31 days after the connection expired", 61 * day, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk.Set(noon.Add(tc.after))
-			ta.sweep(context.Background())
+			clk.Set(apptest.Noon.Add(tc.after))
+			ta.Sweep(context.Background())
 			for id, want := range map[string]bool{unused: tc.unusedKept, connected: tc.connectedKept} {
 				_, err := ta.Store().OAuthClient(context.Background(), id)
 				if kept := err == nil; kept != want {
@@ -626,12 +627,12 @@ func TestOAuthUnusedClientsAreDeleted(t *testing.T) {
 
 func TestOAuthConnectionsInTheAccount(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	b := signedInBrowser(t, ta)
-	conf := oauthConfig(ta.srv.URL, register(t, ta.srv.URL, `<script>alert("x")</script>`))
+	ta := apptest.Start(t)
+	b := apptest.SignedIn(t, ta)
+	conf := oauthConfig(ta.URL, register(t, ta.URL, `<script>alert("x")</script>`))
 	tok, _ := authorize(t, b, conf)
-	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
-	page := b.mustGet(t, "/account")
+	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
+	page := b.MustGet(t, "/account")
 	if strings.Contains(page, `<script>alert`) || !strings.Contains(page, `&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;`) {
 		t.Fatalf("client name not shown escaped:\n%s", page)
 	}
@@ -639,9 +640,9 @@ func TestOAuthConnectionsInTheAccount(t *testing.T) {
 	if id == nil {
 		t.Fatalf("no Disconnect in\n%s", page)
 	}
-	resp, body := b.post("/account/connections/"+id[1]+"/disconnect", url.Values{}, "Origin", "https://signals.example")
-	wantPage(t, resp, body, http.StatusSeeOther)
-	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	resp, body := b.Post("/account/connections/"+id[1]+"/disconnect", url.Values{}, "Origin", "https://signals.example")
+	apptest.WantPage(t, resp, body, http.StatusSeeOther)
+	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
 	tok.Expiry = time.Now().Add(-time.Minute)
 	if _, err := conf.TokenSource(context.Background(), tok).Token(); oauthError(err) != "invalid_grant" {
 		t.Fatalf("refresh after Disconnect: %v", err)
@@ -649,22 +650,22 @@ func TestOAuthConnectionsInTheAccount(t *testing.T) {
 
 	// RFC 7009 revocation of the refresh token ends the connection too.
 	tok, _ = authorize(t, b, conf)
-	resp2, err := http.PostForm(ta.srv.URL+"/oauth/revoke", url.Values{"token": {tok.RefreshToken}, "client_id": {conf.ClientID}})
+	resp2, err := http.PostForm(ta.URL+"/oauth/revoke", url.Values{"token": {tok.RefreshToken}, "client_id": {conf.ClientID}})
 	if err != nil || resp2.StatusCode != http.StatusOK {
 		t.Fatalf("revoke: %v %v", err, resp2.Status)
 	}
-	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
-	if r, _ := http.PostForm(ta.srv.URL+"/oauth/revoke", url.Values{"token": {"sigoa_unknown"}}); r.StatusCode != http.StatusOK {
+	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	if r, _ := http.PostForm(ta.URL+"/oauth/revoke", url.Values{"token": {"sigoa_unknown"}}); r.StatusCode != http.StatusOK {
 		t.Errorf("revoking an unknown token: %d", r.StatusCode)
 	}
 
 	// Deleting the account ends every grant.
 	tok, _ = authorize(t, b, conf)
-	resp, body = b.post("/account/delete", url.Values{"confirm": {"dev@example.com"}}, "Origin", "https://signals.example")
+	resp, body = b.Post("/account/delete", url.Values{"confirm": {"dev@example.com"}}, "Origin", "https://signals.example")
 	if resp.StatusCode >= 400 {
 		t.Fatalf("delete: %d %s", resp.StatusCode, body)
 	}
-	wantTool(t, ta.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
 }
 
 // TestOAuthRefreshReplayAcrossReplicas runs two services on one PostgreSQL
@@ -674,43 +675,32 @@ func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	db, outbox := pgtest.FreshSchema(t), t.TempDir()
 	one, two := replicaServer(t, db, outbox), replicaServer(t, db, outbox)
-	b := newBrowser(&testApp{App: one.App, srv: one.srv, t: t})
-	b.signIn(t, "dev@example.com", "")
-	conf := oauthConfig(one.srv.URL, register(t, one.srv.URL, "Replicated"))
+	b := apptest.NewBrowser(one)
+	b.SignIn(t, "dev@example.com", "")
+	conf := oauthConfig(one.URL, register(t, one.URL, "Replicated"))
 	tok, _ := authorize(t, b, conf)
-	wantTool(t, two.srv.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
+	wantTool(t, two.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
 	old := tok.RefreshToken
 	tok.Expiry = time.Now().Add(-time.Minute)
 	fresh, err := conf.TokenSource(context.Background(), tok).Token()
 	if err != nil {
 		t.Fatal(err)
 	}
-	confTwo := oauthConfig(two.srv.URL, conf.ClientID)
+	confTwo := oauthConfig(two.URL, conf.ClientID)
 	_, err = confTwo.TokenSource(context.Background(), &oauth2.Token{RefreshToken: old, Expiry: time.Now().Add(-time.Minute)}).Token()
 	if oauthError(err) != "invalid_grant" {
 		t.Fatalf("replay on the other replica: %v", err)
 	}
-	wantTool(t, one.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
-	wantTool(t, two.srv.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	wantTool(t, one.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
+	wantTool(t, two.URL, fresh.AccessToken, mcp.ListTool, http.StatusUnauthorized)
 }
 
-type replica struct {
-	*App
-	srv *httptest.Server
-}
-
-// replicaServer starts one more service on database; all share one outbox.
-func replicaServer(t *testing.T, db, outbox string, opts ...Option) replica {
+// replicaServer starts one more service on database, without an account;
+// all share one outbox.
+func replicaServer(t *testing.T, db, outbox string, opts ...app.Option) *apptest.App {
 	t.Helper()
-	cfg := Config{BaseURL: "https://signals.example", Database: db, Mail: MailConfig{Outbox: outbox, DigestHour: 7}}
-	a, err := New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	srv := httptest.NewServer(a.Handler())
-	t.Cleanup(srv.Close)
-	return replica{a, srv}
+	cfg := app.Config{BaseURL: apptest.BaseURL, Database: db, Mail: app.MailConfig{Outbox: outbox, DigestHour: 7}}
+	return apptest.Serve(t, cfg, apptest.Discard(), opts...)
 }
 
 // TestOAuthMetadata checks the two metadata documents field by field
@@ -718,9 +708,9 @@ func replicaServer(t *testing.T, db, outbox string, opts ...Option) replica {
 // /mcp leads to them.
 func TestOAuthMetadata(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	resp, body := ta.mcpPost(rpcListCall, "Authorization", "")
-	wantStatus(t, resp, body, http.StatusUnauthorized)
+	ta := apptest.Start(t)
+	resp, body := ta.MCPPost(rpcListCall, "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
 	challenge := resp.Header.Get("WWW-Authenticate")
 	m := regexp.MustCompile(`resource_metadata="([^"]+)"`).FindStringSubmatch(challenge)
 	if m == nil {
@@ -731,8 +721,8 @@ func TestOAuthMetadata(t *testing.T) {
 	if prmURL.Path != "/.well-known/oauth-protected-resource/mcp" {
 		t.Fatalf("resource_metadata %s", m[1])
 	}
-	resp, body = ta.get(prmURL.Path, "Authorization", "")
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body = ta.Get(prmURL.Path, "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	var prm map[string]any
 	json.Unmarshal(body, &prm)
 	for _, tc := range []struct {
@@ -752,8 +742,8 @@ func TestOAuthMetadata(t *testing.T) {
 
 	issuer := prm["authorization_servers"].([]any)[0].(string)
 	// RFC 8414 §3.1: /.well-known/oauth-authorization-server + the issuer's path (none).
-	resp, body = ta.get("/.well-known/oauth-authorization-server", "Authorization", "")
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body = ta.Get("/.well-known/oauth-authorization-server", "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	if resp.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("Content-Type %q", resp.Header.Get("Content-Type"))
 	}
@@ -804,14 +794,14 @@ func jsonEqual(got, want any) bool {
 // out from it leads back to the same request once signed in again.
 func TestOAuthConsentNamesTheAccount(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	client := register(t, ta.srv.URL, "Claude")
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	client := register(t, ta.URL, "Claude")
+	b := apptest.SignedIn(t, ta)
 	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
 		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
 		"scope": {"signals:read"}, "state": {"x"}}
 	authorize := "/oauth/authorize?" + q.Encode()
-	resp, body := b.get(authorize)
+	resp, body := b.Get(authorize)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("%d\n%s", resp.StatusCode, body)
 	}
@@ -823,11 +813,11 @@ func TestOAuthConsentNamesTheAccount(t *testing.T) {
 			t.Errorf("the consent page lacks %q\n%s", want, body)
 		}
 	}
-	resp, body = b.post("/sign-out", url.Values{"next": {authorize}})
+	resp, body = b.Post("/sign-out", url.Values{"next": {authorize}})
 	if want := "/sign-in?notice=signed-out&next=" + url.QueryEscape(authorize); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != want {
 		t.Fatalf("sign-out: %d to %q, want 303 to %q\n%s", resp.StatusCode, resp.Header.Get("Location"), want, body)
 	}
-	resp, _ = b.post("/sign-out", url.Values{"next": {"https://evil.example/"}})
+	resp, _ = b.Post("/sign-out", url.Values{"next": {"https://evil.example/"}})
 	if resp.Header.Get("Location") != "/sign-in?notice=signed-out" {
 		t.Errorf("sign-out follows a foreign next to %q", resp.Header.Get("Location"))
 	}
@@ -837,24 +827,24 @@ func TestOAuthConsentNamesTheAccount(t *testing.T) {
 // that its name cannot turn the sentence around.
 func TestOAuthSignInNamesTheApp(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	name := "\u202Eelgoog\u2066 & co"
-	client := register(t, ta.srv.URL, name)
-	b := newBrowser(ta)
+	client := register(t, ta.URL, name)
+	b := apptest.NewBrowser(ta)
 	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
 		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
 		"scope": {"signals:read"}, "state": {"x"}}
-	resp, body := b.get("/oauth/authorize?" + q.Encode())
+	resp, body := b.Get("/oauth/authorize?" + q.Encode())
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("%d\n%s", resp.StatusCode, body)
 	}
-	_, body = b.get(resp.Header.Get("Location"))
+	_, body = b.Get(resp.Header.Get("Location"))
 	if want := "<strong><bdi>" + html.EscapeString(name) + "</bdi></strong> asks to use Signals"; !strings.Contains(body, want) {
 		t.Errorf("the sign-in page lacks %q\n%s", want, body)
 	}
 	q.Set("redirect_uri", "https://elsewhere.example/cb")
 	for _, next := range []string{"/account", "/oauth/authorize?" + q.Encode(), "/oauth/authorize?client_id=nobody"} {
-		if _, body := b.get("/sign-in?next=" + url.QueryEscape(next)); strings.Contains(body, "asks to use Signals") {
+		if _, body := b.Get("/sign-in?next=" + url.QueryEscape(next)); strings.Contains(body, "asks to use Signals") {
 			t.Errorf("next %s: the sign-in page names an app", next)
 		}
 	}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"net"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/problem"
 )
@@ -63,11 +65,11 @@ func wantListedCode(t *testing.T, name string, resp *http.Response, body string,
 // their pages show are the service's stable codes, with their statuses.
 func TestAccountPagesShowListedCodes(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	anonymous := newBrowser(ta)
-	b := signedInBrowser(t, ta)
+	ta := apptest.Start(t)
+	anonymous := apptest.NewBrowser(ta)
+	b := apptest.SignedIn(t, ta)
 	same := []string{"Origin", "https://signals.example"}
-	client := register(t, ta.srv.URL, "C")
+	client := register(t, ta.URL, "C")
 	good := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
 		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
 		"scope": {"signals:read"}, "state": {"x"}}
@@ -85,7 +87,7 @@ func TestAccountPagesShowListedCodes(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name   string
-		b      *browser
+		b      *apptest.Browser
 		method string
 		path   string
 		form   url.Values
@@ -117,7 +119,7 @@ func TestAccountPagesShowListedCodes(t *testing.T) {
 		{"delete without the email", b, http.MethodPost, "/account/delete", url.Values{"confirm": {"someone@example.com"}}, same, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := tt.b.do(tt.method, tt.path, tt.form, tt.header...)
+			resp, body := tt.b.Do(tt.method, tt.path, tt.form, tt.header...)
 			wantListedCode(t, tt.name, resp, body, tt.inline)
 		})
 	}
@@ -126,7 +128,7 @@ func TestAccountPagesShowListedCodes(t *testing.T) {
 		var resp *http.Response
 		var body string
 		for range perEmailLimit + 1 {
-			resp, body = anonymous.post("/sign-in", url.Values{"email": {"often@example.com"}}, same...)
+			resp, body = anonymous.Post("/sign-in", url.Values{"email": {"often@example.com"}}, same...)
 		}
 		wantListedCode(t, "throttled sign-in", resp, body, false)
 		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
@@ -141,8 +143,8 @@ func TestAccountPagesShowListedCodes(t *testing.T) {
 		}
 		addr := ln.Addr().String()
 		ln.Close() // nothing listens there now
-		down := newTestApp(t, func(a *App) { a.cfg.Mail.SMTPURL = "smtp://user:pass@" + addr })
-		resp, body := newBrowser(down).post("/sign-in", url.Values{"email": {"ada@example.com"}})
+		down := apptest.Start(t, app.WithConfig(func(c *app.Config) { c.Mail.SMTPURL = "smtp://user:pass@" + addr }))
+		resp, body := apptest.NewBrowser(down).Post("/sign-in", url.Values{"email": {"ada@example.com"}})
 		wantListedCode(t, "mail server down", resp, body, false)
 		if resp.StatusCode != http.StatusServiceUnavailable {
 			t.Errorf("status %d, want 503", resp.StatusCode)

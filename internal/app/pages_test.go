@@ -1,24 +1,25 @@
-package app
+package app_test
 
 import (
 	"net/http"
 	"strings"
 	"testing"
 
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/problem"
 )
 
 func TestDeveloperPages(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for _, path := range []string{"/developers", "/developers/api", "/developers/mcp", "/developers/errors"} {
 		t.Run(path, func(t *testing.T) {
-			resp, html := ta.get(path, "Authorization", "")
+			resp, html := ta.Get(path, "Authorization", "")
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 				t.Fatalf("HTML: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
-			resp, md := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+			resp, md := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
 				t.Fatalf("Markdown: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
@@ -28,22 +29,22 @@ func TestDeveloperPages(t *testing.T) {
 				}
 			}
 			name := strings.ReplaceAll(strings.Trim(path, "/"), "/", "_")
-			goldenText(t, name+".md", md)
-			goldenText(t, name+".html", html)
+			apptest.GoldenText(t, name+".md", md)
+			apptest.GoldenText(t, name+".html", html)
 			if strings.Contains(string(md), "{{base}}") || strings.Contains(string(html), "{{base}}") {
 				t.Error("an unreplaced {{base}}")
 			}
 		})
 	}
 	t.Run("conflicting formats", func(t *testing.T) {
-		resp, body := ta.get("/developers", "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
-		wantStatus(t, resp, body, http.StatusBadRequest)
-		if p := decode[problem.Problem](t, body); p.Code != failure.CodeConflictingFormats {
+		resp, body := ta.Get("/developers", "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
+		apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+		if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeConflictingFormats {
 			t.Errorf("code = %s", p.Code)
 		}
 	})
 	t.Run("method", func(t *testing.T) {
-		resp, body := ta.do(http.MethodPost, "/developers", nil, "Authorization", "")
+		resp, body := ta.Do(http.MethodPost, "/developers", nil, "Authorization", "")
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" ||
 			resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 			t.Fatalf("%d Allow=%q %s\n%s", resp.StatusCode, resp.Header.Get("Allow"), resp.Header.Get("Content-Type"), body)
@@ -58,15 +59,15 @@ func TestDeveloperPages(t *testing.T) {
 // documentation has.
 func TestDocumentationAnchorsExist(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	_, errors := ta.get("/developers/errors", "Authorization", "")
+	ta := apptest.Start(t)
+	_, errors := ta.Get("/developers/errors", "Authorization", "")
 	for _, c := range failure.Codes {
 		code := string(c.Code)
 		if !strings.Contains(string(errors), `id="`+code+`"`) {
 			t.Errorf("/developers/errors has no anchor #%s", code)
 		}
 	}
-	_, apiPage := ta.get("/developers/api", "Authorization", "")
+	_, apiPage := ta.Get("/developers/api", "Authorization", "")
 	if !strings.Contains(string(apiPage), `id="deprecated-aliases"`) {
 		t.Error("/developers/api has no #deprecated-aliases, which the Deprecation Link points at")
 	}
@@ -76,7 +77,7 @@ func TestDocumentationAnchorsExist(t *testing.T) {
 // that prefer JSON and for every API path, and Markdown on request.
 func TestUnknownPaths(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	tests := []struct {
 		name, path, accept, contentType string
 	}{
@@ -92,7 +93,7 @@ func TestUnknownPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := ta.get(tt.path, "Authorization", "", "Accept", tt.accept)
+			resp, body := ta.Get(tt.path, "Authorization", "", "Accept", tt.accept)
 			if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != tt.contentType {
 				t.Fatalf("%d %s, want 404 %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), tt.contentType, body)
 			}

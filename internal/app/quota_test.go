@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app/apptest"
 	"signals/internal/auth"
 	"signals/internal/failure"
 	"signals/internal/model"
@@ -16,32 +17,16 @@ import (
 	"signals/internal/reads"
 )
 
-// clock is a settable time source.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-
-func newClockApp(t *testing.T, at time.Time) (*testApp, *clock) {
-	c := &clock{t: at}
-	return newTestApp(t, WithClock(c.Now)), c
-}
-
-var noon = time.Date(2026, 11, 21, 12, 0, 15, 0, time.UTC)
-
 func TestMinuteCapIsExactUnderConcurrency(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
+	ta, clk := apptest.StartAt(t, apptest.Noon)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	statuses := map[int]int{}
 	for range 45 {
 		wg.Go(func() {
-			req, _ := http.NewRequest(http.MethodGet, ta.srv.URL+"/api/v1/signals", nil)
-			req.Header.Set("Authorization", "Bearer "+ta.key)
+			req, _ := http.NewRequest(http.MethodGet, ta.URL+"/api/v1/signals", nil)
+			req.Header.Set("Authorization", "Bearer "+ta.Key)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Error(err)
@@ -66,10 +51,10 @@ func TestMinuteCapIsExactUnderConcurrency(t *testing.T) {
 
 func TestRateLimitHeadersAnd429(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
+	ta, clk := apptest.StartAt(t, apptest.Noon)
 	for i := 1; i <= 30; i++ {
-		resp, body := ta.get("/api/v1/signals")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get("/api/v1/signals")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		if got, want := resp.Header.Get("RateLimit"), `"minute";r=`+strconv.Itoa(30-i)+`;t=45`; got != want {
 			t.Fatalf("request %d: RateLimit = %q, want %q", i, got, want)
 		}
@@ -77,22 +62,22 @@ func TestRateLimitHeadersAnd429(t *testing.T) {
 			t.Fatalf("RateLimit-Policy = %q", got)
 		}
 	}
-	resp, body := ta.get("/api/v1/signals")
-	wantStatus(t, resp, body, http.StatusTooManyRequests)
-	golden(t, "error_minute_limit_reached", body)
+	resp, body := ta.Get("/api/v1/signals")
+	apptest.WantStatus(t, resp, body, http.StatusTooManyRequests)
+	apptest.Golden(t, "error_minute_limit_reached", body)
 	if resp.Header.Get("Retry-After") != "45" || resp.Header.Get("RateLimit") != `"minute";r=0;t=45` {
 		t.Errorf("429 headers: Retry-After=%q RateLimit=%q", resp.Header.Get("Retry-After"), resp.Header.Get("RateLimit"))
 	}
 
-	clk.Set(noon.Add(45 * time.Second)) // the next UTC minute
-	resp, body = ta.get("/api/v1/signals")
-	wantStatus(t, resp, body, http.StatusOK)
+	clk.Set(apptest.Noon.Add(45 * time.Second)) // the next UTC minute
+	resp, body = ta.Get("/api/v1/signals")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	if got := resp.Header.Get("RateLimit"); got != `"minute";r=29;t=60` {
 		t.Errorf("after the minute reset RateLimit = %q", got)
 	}
 
-	resp, body = ta.get("/api/v1/signals", "Authorization", "")
-	wantStatus(t, resp, body, http.StatusUnauthorized)
+	resp, body = ta.Get("/api/v1/signals", "Authorization", "")
+	apptest.WantStatus(t, resp, body, http.StatusUnauthorized)
 	if resp.Header.Get("RateLimit-Policy") == "" || resp.Header.Get("RateLimit") != "" {
 		t.Errorf("401: RateLimit-Policy=%q RateLimit=%q; want the policy and no remaining count",
 			resp.Header.Get("RateLimit-Policy"), resp.Header.Get("RateLimit"))
@@ -101,7 +86,7 @@ func TestRateLimitHeadersAnd429(t *testing.T) {
 
 func TestDailyCapAndSecondKey(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, time.Date(2026, 11, 21, 23, 59, 0, 0, time.UTC))
+	ta, clk := apptest.StartAt(t, time.Date(2026, 11, 21, 23, 59, 0, 0, time.UTC))
 	ctx := context.Background()
 	acct, _ := ta.Store().AccountByEmail(ctx, "dev@example.com")
 	limits := model.Limits{DailyRequests: 3, MinuteRequests: 30, DailySearches: 10, ConcurrentSearches: 1}
@@ -109,8 +94,8 @@ func TestDailyCapAndSecondKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		resp, body := ta.get("/api/v1/signals")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get("/api/v1/signals")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=30;w=60` {
 			t.Errorf("policy = %q", got)
 		}
@@ -119,9 +104,9 @@ func TestDailyCapAndSecondKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, body := ta.get("/api/v1/signals", "Authorization", "Bearer "+second)
-	wantStatus(t, resp, body, http.StatusTooManyRequests)
-	p := decode[problem.Problem](t, body)
+	resp, body := ta.Get("/api/v1/signals", "Authorization", "Bearer "+second)
+	apptest.WantStatus(t, resp, body, http.StatusTooManyRequests)
+	p := apptest.Decode[problem.Problem](t, body)
 	if p.Code != failure.CodeDailyLimitReached || *p.RetryAfterSeconds != 60 || *p.RetryAfterSecondsAlias != 60 {
 		t.Errorf("a second key of the same account: %+v; usage belongs to the account", p)
 	}
@@ -129,27 +114,27 @@ func TestDailyCapAndSecondKey(t *testing.T) {
 		t.Errorf("Retry-After = %q, want 60 (seconds to midnight UTC)", resp.Header.Get("Retry-After"))
 	}
 	clk.Set(time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC))
-	resp, body = ta.get("/api/v1/signals", "Authorization", "Bearer "+second)
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body = ta.Get("/api/v1/signals", "Authorization", "Bearer "+second)
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 }
 
 func TestUsageCountsItself(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.get("/api/v1/signals")
-	ta.get("/api/v1/signals?page_size=0") // invalid, but counted: it was authenticated
-	resp, body := ta.get("/api/v1/usage")
-	wantStatus(t, resp, body, http.StatusOK)
-	golden(t, "usage", body)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Get("/api/v1/signals")
+	ta.Get("/api/v1/signals?page_size=0") // invalid, but counted: it was authenticated
+	resp, body := ta.Get("/api/v1/usage")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	apptest.Golden(t, "usage", body)
 	if resp.Header.Get("Deprecation") == "" {
 		t.Error("usage carries camelCase aliases but no Deprecation header")
 	}
-	u := decode[reads.UsageResponse](t, body)
+	u := apptest.Decode[reads.UsageResponse](t, body)
 	if u.DailyRequests.Used != 3 || u.DailyRequestsAlias != u.DailyRequests || u.ResetAtAlias != u.ResetAt {
 		t.Errorf("usage = %+v", u)
 	}
-	resp, body = ta.get("/api/v1/usage?x=1")
-	wantStatus(t, resp, body, http.StatusBadRequest)
+	resp, body = ta.Get("/api/v1/usage?x=1")
+	apptest.WantStatus(t, resp, body, http.StatusBadRequest)
 }
 
 // TestRefusedSearchesDoNotCount: a search refused with 429 after its request
@@ -157,8 +142,8 @@ func TestUsageCountsItself(t *testing.T) {
 // the day are used) gives the request back, over HTTP and MCP alike.
 func TestRefusedSearchesDoNotCount(t *testing.T) {
 	t.Parallel()
-	ta, clk := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, clk := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	ctx := context.Background()
 	acct, _ := ta.Store().AccountByEmail(ctx, "dev@example.com")
 	used := func() model.Usage {
@@ -169,7 +154,7 @@ func TestRefusedSearchesDoNotCount(t *testing.T) {
 		}
 		return u
 	}
-	cs := ta.mcpSession("2025-11-25")
+	cs := ta.MCPSession("2025-11-25")
 
 	// The account's one search slot is taken, as by a search running
 	// elsewhere.
@@ -178,16 +163,16 @@ func TestRefusedSearchesDoNotCount(t *testing.T) {
 		t.Fatal(ok, err)
 	}
 	for i := range 5 {
-		resp, body := ta.search(`{"query":"busy ` + strconv.Itoa(i) + `"}`)
-		wantStatus(t, resp, body, http.StatusTooManyRequests)
-		if p := decode[problem.Problem](t, body); p.Code != failure.CodeSearchInProgress {
+		resp, body := ta.SearchSignals(`{"query":"busy ` + strconv.Itoa(i) + `"}`)
+		apptest.WantStatus(t, resp, body, http.StatusTooManyRequests)
+		if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeSearchInProgress {
 			t.Fatalf("code %s, want search_in_progress", p.Code)
 		}
 		if got := resp.Header.Get("RateLimit"); got != `"minute";r=30;t=45` {
 			t.Errorf("RateLimit after a refused search = %q; nothing was counted", got)
 		}
 	}
-	if res, b := callTool(t, cs, "search_signals", map[string]any{"query": "busy over mcp"}); !res.IsError ||
+	if res, b := apptest.CallTool(t, cs, "search_signals", map[string]any{"query": "busy over mcp"}); !res.IsError ||
 		!strings.Contains(string(b), "search_in_progress") {
 		t.Fatalf("MCP search with the slot taken: %s", b)
 	}
@@ -200,26 +185,26 @@ func TestRefusedSearchesDoNotCount(t *testing.T) {
 	if err := ta.Store().SetLimits(ctx, acct.ID, limits); err != nil {
 		t.Fatal(err)
 	}
-	resp, body := ta.search(`{"query":"seed round"}`)
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body := ta.SearchSignals(`{"query":"seed round"}`)
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 	for i := range 3 {
-		resp, body := ta.search(`{"query":"another ` + strconv.Itoa(i) + `"}`)
-		wantStatus(t, resp, body, http.StatusTooManyRequests)
-		if p := decode[problem.Problem](t, body); p.Code != failure.CodeSearchLimitReached {
+		resp, body := ta.SearchSignals(`{"query":"another ` + strconv.Itoa(i) + `"}`)
+		apptest.WantStatus(t, resp, body, http.StatusTooManyRequests)
+		if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeSearchLimitReached {
 			t.Fatalf("code %s, want search_limit_reached", p.Code)
 		}
 	}
-	if res, b := callTool(t, cs, "search_signals", map[string]any{"query": "over mcp"}); !res.IsError ||
+	if res, b := apptest.CallTool(t, cs, "search_signals", map[string]any{"query": "over mcp"}); !res.IsError ||
 		!strings.Contains(string(b), "search_limit_reached") {
 		t.Fatalf("MCP search past the daily searches: %s", b)
 	}
-	resp, body = ta.get("/api/v1/usage")
-	wantStatus(t, resp, body, http.StatusOK)
-	u := decode[reads.UsageResponse](t, body)
+	resp, body = ta.Get("/api/v1/usage")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	u := apptest.Decode[reads.UsageResponse](t, body)
 	if u.DailyRequests.Used != 2 || u.MinuteRequests.Used != 2 || u.DailySearches.Used != 1 {
 		t.Errorf("usage after 1 search, 4 refused searches and this request: %+v; want 2 requests and 1 search", u)
 	}
-	if err := ta.usage.Flush(ctx); err != nil {
+	if err := ta.FlushUsage(ctx); err != nil {
 		t.Fatal(err)
 	}
 	history, err := ta.Store().DailyUsage(ctx, acct.ID, model.DayOf(clk.Now()), model.DayOf(clk.Now()).Add(24*time.Hour))

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app"
+	"signals/internal/app/apptest"
 	"signals/internal/demo"
 	"signals/internal/model"
 	"signals/internal/reads"
@@ -16,11 +18,11 @@ import (
 
 // demoSearchApp is a test app holding the demo data, whose account may
 // search more than the initial limits allow.
-func demoSearchApp(t *testing.T) *testApp {
+func demoSearchApp(t *testing.T) *apptest.App {
 	t.Helper()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	ctx := context.Background()
-	if err := LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if err := ta.Store().SetLimits(ctx, 1, model.Limits{DailyRequests: 1000, MinuteRequests: 100, DailySearches: 50, ConcurrentSearches: 1}); err != nil {
@@ -45,9 +47,9 @@ func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
 	ta := demoSearchApp(t)
 	search := func(query string) reads.SearchResponse {
 		t.Helper()
-		resp, body := ta.search(`{"query":"` + query + `","limit":50}`)
-		wantStatus(t, resp, body, 200)
-		return decode[reads.SearchResponse](t, body)
+		resp, body := ta.SearchSignals(`{"query":"` + query + `","limit":50}`)
+		apptest.WantStatus(t, resp, body, 200)
+		return apptest.Decode[reads.SearchResponse](t, body)
 	}
 	const dakar = "pn-2026-10-0078" // an AI week in Dakar, close in words to any AI event
 
@@ -108,11 +110,11 @@ func TestSearchReadsWhatTheQueryAsks(t *testing.T) {
 		}
 	})
 	t.Run("MCP", func(t *testing.T) {
-		res, body := callTool(t, ta.mcpSession(""), "search_signals", map[string]any{"query": "AI conferences and meetups in Paris", "limit": 50})
+		res, body := apptest.CallTool(t, ta.MCPSession(""), "search_signals", map[string]any{"query": "AI conferences and meetups in Paris", "limit": 50})
 		if res.IsError {
 			t.Fatalf("search_signals: %s", body)
 		}
-		got := decode[reads.SearchResponse](t, body)
+		got := apptest.Decode[reads.SearchResponse](t, body)
 		if ids := matchIDs(got.Matches); len(ids) != 3 || slices.Contains(ids, dakar) || !strings.Contains(string(body), `"country:france"`) {
 			t.Errorf("search_signals: %s", body)
 		}
@@ -135,17 +137,17 @@ func TestSearchAnswersQuestions(t *testing.T) {
 		sauti     = "pn-2026-09-0042" // Sauti Labs raises $4.5M
 		bordeaux  = "pn-2026-10-0022" // six months of mobile robots in a warehouse near Bordeaux
 	)
-	mcp := ta.mcpSession("")
+	mcp := ta.MCPSession("")
 	search := func(t *testing.T, query string) []reads.SearchMatch {
 		t.Helper()
-		resp, body := ta.search(`{"query":` + strconv.Quote(query) + `,"limit":50}`)
-		wantStatus(t, resp, body, 200)
-		http := decode[reads.SearchResponse](t, body)
-		res, body := callTool(t, mcp, "search_signals", map[string]any{"query": query, "limit": 50})
+		resp, body := ta.SearchSignals(`{"query":` + strconv.Quote(query) + `,"limit":50}`)
+		apptest.WantStatus(t, resp, body, 200)
+		http := apptest.Decode[reads.SearchResponse](t, body)
+		res, body := apptest.CallTool(t, mcp, "search_signals", map[string]any{"query": query, "limit": 50})
 		if res.IsError {
 			t.Fatalf("search_signals %q: %s", query, body)
 		}
-		if over := decode[reads.SearchResponse](t, body); !slices.Equal(matchIDs(over.Matches), matchIDs(http.Matches)) {
+		if over := apptest.Decode[reads.SearchResponse](t, body); !slices.Equal(matchIDs(over.Matches), matchIDs(http.Matches)) {
 			t.Errorf("%q: MCP matches %v, HTTP %v", query, matchIDs(over.Matches), matchIDs(http.Matches))
 		}
 		return http.Matches

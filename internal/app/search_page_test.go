@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -8,27 +8,28 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/reads"
 )
 
 // usageNow reads the account's usage through the API (which counts the
 // read as a request, as the contract says).
-func (ta *testApp) usageNow(t *testing.T) reads.UsageResponse {
+func usageNow(ta *apptest.App, t *testing.T) reads.UsageResponse {
 	t.Helper()
-	resp, body := ta.get("/api/v1/usage")
-	wantStatus(t, resp, body, http.StatusOK)
-	return decode[reads.UsageResponse](t, body)
+	resp, body := ta.Get("/api/v1/usage")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	return apptest.Decode[reads.UsageResponse](t, body)
 }
 
 // searchPage opens /search?query=q (and more parameters) in b.
-func (b *browser) searchPage(t *testing.T, query string, more url.Values, header ...string) (*http.Response, string) {
+func searchPage(b *apptest.Browser, t *testing.T, query string, more url.Values, header ...string) (*http.Response, string) {
 	t.Helper()
 	v := url.Values{"query": {query}}
 	for name, values := range more {
 		v[name] = values
 	}
-	return b.get("/search?"+v.Encode(), header...)
+	return b.Get("/search?"+v.Encode(), header...)
 }
 
 // TestSearchPageSharesTheAPIsSearches runs a semantic search from the
@@ -36,15 +37,15 @@ func (b *browser) searchPage(t *testing.T, query string, more url.Values, header
 // the same search repeated, from either, is a cache hit that costs nothing.
 func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
-	b := signedInBrowser(t, ta)
-	if u := ta.usageNow(t); u.DailySearches.Used != 0 || u.DailyRequests.Used != 1 {
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
+	b := apptest.SignedIn(t, ta)
+	if u := usageNow(ta, t); u.DailySearches.Used != 0 || u.DailyRequests.Used != 1 {
 		t.Fatalf("before: %+v", u)
 	}
 
-	resp, page := b.searchPage(t, "seed round for a robotics startup", nil)
-	wantPage(t, resp, page, http.StatusOK)
+	resp, page := searchPage(b, t, "seed round for a robotics startup", nil)
+	apptest.WantPage(t, resp, page, http.StatusOK)
 	if !regexp.MustCompile(`<span class="relevance">Relevance (0\.(8[5-9]|9[0-9])|1\.00)</span>`).MatchString(page) {
 		t.Errorf("the page shows no relevance at or above the cutoff:\n%s", page)
 	}
@@ -59,36 +60,36 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 	}
 	// The page spends a search, not a request: requests are the API's and
 	// MCP's (docs/mcp.md).
-	if u := ta.usageNow(t); u.DailySearches.Used != 1 || u.DailyRequests.Used != 2 {
+	if u := usageNow(ta, t); u.DailySearches.Used != 1 || u.DailyRequests.Used != 2 {
 		t.Errorf("after the page's search: searches %+v, requests %+v", u.DailySearches, u.DailyRequests)
 	}
 
-	resp, body := ta.search(`{"query":"a French company hiring a machine learning engineer"}`)
-	wantStatus(t, resp, body, http.StatusOK)
-	if r := decode[reads.SearchResponse](t, body); r.CacheHit || r.SearchesRemaining != 8 {
+	resp, body := ta.SearchSignals(`{"query":"a French company hiring a machine learning engineer"}`)
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	if r := apptest.Decode[reads.SearchResponse](t, body); r.CacheHit || r.SearchesRemaining != 8 {
 		t.Errorf("API search: cache_hit %v, searches_remaining %d", r.CacheHit, r.SearchesRemaining)
 	}
-	if u := ta.usageNow(t); u.DailySearches.Used != 2 {
+	if u := usageNow(ta, t); u.DailySearches.Used != 2 {
 		t.Errorf("after the API's search: %+v", u.DailySearches)
 	}
 
 	// The page's search again, written differently, and the API's search
 	// from the page: both answer from the cache, and cost nothing.
 	for _, query := range []string{"  seed round  for a robotics startup ", "a French company hiring a machine learning engineer"} {
-		resp, page = b.searchPage(t, query, nil)
-		wantPage(t, resp, page, http.StatusOK)
+		resp, page = searchPage(b, t, query, nil)
+		apptest.WantPage(t, resp, page, http.StatusOK)
 		for _, want := range []string{"From the cache", "cost nothing", "8 searches left today (of 10)"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%q again: the page lacks %q:\n%s", query, want, page)
 			}
 		}
 	}
-	resp, body = ta.search(`{"query":"seed round for a robotics startup"}`)
-	wantStatus(t, resp, body, http.StatusOK)
-	if r := decode[reads.SearchResponse](t, body); !r.CacheHit || r.SearchesRemaining != 8 {
+	resp, body = ta.SearchSignals(`{"query":"seed round for a robotics startup"}`)
+	apptest.WantStatus(t, resp, body, http.StatusOK)
+	if r := apptest.Decode[reads.SearchResponse](t, body); !r.CacheHit || r.SearchesRemaining != 8 {
 		t.Errorf("the page's search from the API: cache_hit %v, searches_remaining %d", r.CacheHit, r.SearchesRemaining)
 	}
-	if u := ta.usageNow(t); u.DailySearches.Used != 2 {
+	if u := usageNow(ta, t); u.DailySearches.Used != 2 {
 		t.Errorf("after cache hits: %+v", u.DailySearches)
 	}
 }
@@ -98,12 +99,12 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 // nothing; the page is never kept by a cache nor given as Markdown.
 func TestSearchPageRunsNoSearchUnasked(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 
-	visitor := newBrowser(ta)
-	resp, page := visitor.get("/search?query=robotics+funding&tags=funding&utm_source=newsletter")
-	wantPage(t, resp, page, http.StatusOK)
+	visitor := apptest.NewBrowser(ta)
+	resp, page := visitor.Get("/search?query=robotics+funding&tags=funding&utm_source=newsletter")
+	apptest.WantPage(t, resp, page, http.StatusOK)
 	signIn := `href="/sign-in?next=` + strings.ReplaceAll(url.QueryEscape("/search?query=robotics+funding&tags=funding"), "&", "&amp;") + `"`
 	for _, want := range []string{signIn, "Sign in to search for “robotics funding”", "10 searches a day", "Within kind Funding",
 		`<meta name="robots" content="noindex">`} {
@@ -114,36 +115,36 @@ func TestSearchPageRunsNoSearchUnasked(t *testing.T) {
 	if strings.Contains(page, "Relevance") {
 		t.Error("a visitor's page shows matches")
 	}
-	resp, page = visitor.get("/search")
-	wantPage(t, resp, page, http.StatusOK)
+	resp, page = visitor.Get("/search")
+	apptest.WantPage(t, resp, page, http.StatusOK)
 	if !strings.Contains(page, `href="/sign-in?next=%2Fsearch"`) {
 		t.Errorf("the bare page has no sign-in link:\n%s", page)
 	}
 
-	b := signedInBrowser(t, ta)
+	b := apptest.SignedIn(t, ta)
 	for _, h := range [][]string{{"Sec-Purpose", "prefetch"}, {"Purpose", "prefetch"}, {"Sec-Purpose", "prefetch;prerender"}} {
-		resp, page = b.searchPage(t, "robotics funding", nil, h...)
-		wantPage(t, resp, page, http.StatusServiceUnavailable)
+		resp, page = searchPage(b, t, "robotics funding", nil, h...)
+		apptest.WantPage(t, resp, page, http.StatusServiceUnavailable)
 		if !strings.Contains(page, "a search runs only when you open it") || strings.Contains(page, "Relevance") {
 			t.Errorf("%s: %s", h, page)
 		}
 	}
-	resp, page = b.do(http.MethodHead, "/search?query=robotics+funding", nil)
-	wantPage(t, resp, page, http.StatusOK)
+	resp, page = b.Do(http.MethodHead, "/search?query=robotics+funding", nil)
+	apptest.WantPage(t, resp, page, http.StatusOK)
 	if page != "" {
 		t.Errorf("HEAD has a body: %s", page)
 	}
-	resp, page = b.searchPage(t, "", nil, "Accept", "text/markdown")
-	wantPage(t, resp, page, http.StatusBadRequest) // HTML: a personal page is never Markdown
+	resp, page = searchPage(b, t, "", nil, "Accept", "text/markdown")
+	apptest.WantPage(t, resp, page, http.StatusBadRequest) // HTML: a personal page is never Markdown
 	if !strings.Contains(page, "Write what you are looking for") {
 		t.Errorf("Markdown asked, empty query:\n%s", page)
 	}
-	if u := ta.usageNow(t); u.DailySearches.Used != 0 {
+	if u := usageNow(ta, t); u.DailySearches.Used != 0 {
 		t.Errorf("searches ran: %+v", u.DailySearches)
 	}
 	// The bare page, signed in, shows the form and what is left.
-	resp, page = b.get("/search")
-	wantPage(t, resp, page, http.StatusOK)
+	resp, page = b.Get("/search")
+	apptest.WantPage(t, resp, page, http.StatusOK)
 	if !strings.Contains(page, `name="query"`) || !strings.Contains(page, "10 searches left today") {
 		t.Errorf("the bare page:\n%s", page)
 	}
@@ -153,13 +154,13 @@ func TestSearchPageRunsNoSearchUnasked(t *testing.T) {
 // takes, read as sentences a person can act on, never as error codes.
 func TestSearchPageRefusalsInWords(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	if err := ta.Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 100,
 		DailySearches: 2, ConcurrentSearches: 1}); err != nil {
 		t.Fatal(err)
 	}
-	b := signedInBrowser(t, ta)
+	b := apptest.SignedIn(t, ta)
 	for _, tt := range []struct {
 		name   string
 		query  string
@@ -185,8 +186,8 @@ func TestSearchPageRefusalsInWords(t *testing.T) {
 		{"cached still", "seed round for a robotics startup", nil, []string{"From the cache"}, http.StatusOK},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, page := b.searchPage(t, tt.query, tt.more)
-			wantPage(t, resp, page, tt.status)
+			resp, page := searchPage(b, t, tt.query, tt.more)
+			apptest.WantPage(t, resp, page, tt.status)
 			for _, want := range tt.want {
 				if !strings.Contains(page, want) {
 					t.Errorf("the page lacks %q:\n%s", want, page)
@@ -199,11 +200,11 @@ func TestSearchPageRefusalsInWords(t *testing.T) {
 			}
 		})
 	}
-	resp, _ := b.searchPage(t, "another one", nil)
+	resp, _ := searchPage(b, t, "another one", nil)
 	if got := resp.Header.Get("Retry-After"); got != "43185" {
 		t.Errorf("Retry-After = %q, want the seconds to midnight", got)
 	}
-	if u := ta.usageNow(t); u.DailySearches.Used != 2 {
+	if u := usageNow(ta, t); u.DailySearches.Used != 2 {
 		t.Errorf("searches %+v", u.DailySearches)
 	}
 }
@@ -212,9 +213,9 @@ func TestSearchPageRefusalsInWords(t *testing.T) {
 // feed's filters and words.
 func TestFeedHasASearchBox(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
-	resp, body := ta.get("/?tags=funding&q=robotics", "Authorization", "")
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
+	resp, body := ta.Get("/?tags=funding&q=robotics", "Authorization", "")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", resp.StatusCode)
 	}

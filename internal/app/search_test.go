@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -9,21 +9,16 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/reads"
 )
 
-func (ta *testApp) search(body string, header ...string) (*http.Response, []byte) {
-	ta.t.Helper()
-	h := append([]string{"Content-Type", "application/json"}, header...)
-	return ta.do(http.MethodPost, "/api/v1/signals/search", strings.NewReader(body), h...)
-}
-
 func TestSearchValidation(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
 	emoji := strings.Repeat("🤖", 600) // 1,200 UTF-16 code units
 	tests := []struct {
 		name, body string
@@ -53,9 +48,9 @@ func TestSearchValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := ta.search(tt.body)
-			wantStatus(t, resp, body, tt.status)
-			p := decode[problem.Problem](t, body)
+			resp, body := ta.SearchSignals(tt.body)
+			apptest.WantStatus(t, resp, body, tt.status)
+			p := apptest.Decode[problem.Problem](t, body)
 			if p.Code != tt.code || p.Param != tt.param {
 				t.Errorf("problem = %s %s, want %s %s\n%s", p.Code, p.Param, tt.code, tt.param, body)
 			}
@@ -65,22 +60,22 @@ func TestSearchValidation(t *testing.T) {
 		})
 	}
 	t.Run("emoji_at_the_limit", func(t *testing.T) {
-		resp, body := ta.search(`{"query":"` + emoji + `"}`)
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.SearchSignals(`{"query":"` + emoji + `"}`)
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 	})
 	t.Run("unsupported_media_type", func(t *testing.T) {
-		resp, body := ta.search(`{"query":"x"}`, "Content-Type", "text/plain")
-		wantStatus(t, resp, body, http.StatusUnsupportedMediaType)
-		resp, body = ta.search(`{"query":"x"}`, "Content-Type", "")
-		wantStatus(t, resp, body, http.StatusUnsupportedMediaType)
+		resp, body := ta.SearchSignals(`{"query":"x"}`, "Content-Type", "text/plain")
+		apptest.WantStatus(t, resp, body, http.StatusUnsupportedMediaType)
+		resp, body = ta.SearchSignals(`{"query":"x"}`, "Content-Type", "")
+		apptest.WantStatus(t, resp, body, http.StatusUnsupportedMediaType)
 	})
 	t.Run("payload_too_large", func(t *testing.T) {
-		resp, body := ta.search(`{"query":"x","tags":[` + strings.Repeat(`"job",`, 6000) + `"job"]}`)
-		wantStatus(t, resp, body, http.StatusRequestEntityTooLarge)
-		golden(t, "error_payload_too_large", body)
+		resp, body := ta.SearchSignals(`{"query":"x","tags":[` + strings.Repeat(`"job",`, 6000) + `"job"]}`)
+		apptest.WantStatus(t, resp, body, http.StatusRequestEntityTooLarge)
+		apptest.Golden(t, "error_payload_too_large", body)
 	})
 	// Invalid searches count as requests but consume no search.
-	u, _ := ta.Store().Usage(context.Background(), 1, noon)
+	u, _ := ta.Store().Usage(context.Background(), 1, apptest.Noon)
 	if u.SearchesUsed != 1 {
 		t.Errorf("searches used = %d, want 1 (only the valid one)", u.SearchesUsed)
 	}
@@ -88,19 +83,19 @@ func TestSearchValidation(t *testing.T) {
 
 func TestSearchAnswers(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	body := `{"query":"seed round for a robotics startup","limit":5}`
-	resp, first := ta.search(body)
-	wantStatus(t, resp, first, http.StatusOK)
+	resp, first := ta.SearchSignals(body)
+	apptest.WantStatus(t, resp, first, http.StatusOK)
 	// Relevance is the scorer's: the sentence model's answer has a golden
 	// file of its own.
 	name := "search_fresh"
-	if testSearch().Provider == "onnx" {
+	if apptest.Search().Provider == "onnx" {
 		name += "_onnx"
 	}
-	golden(t, name, first)
-	r := decode[reads.SearchResponse](t, first)
+	apptest.Golden(t, name, first)
+	r := apptest.Decode[reads.SearchResponse](t, first)
 	if r.CacheHit || r.SearchesRemaining != 9 || r.SearchedAtAlias != r.SearchedAt || r.ExpiresAtAlias != r.ExpiresAt {
 		t.Errorf("fresh answer: %+v", r)
 	}
@@ -112,15 +107,15 @@ func TestSearchAnswers(t *testing.T) {
 	if strings.Contains(string(first), `"text"`) {
 		t.Error("search matches carry the text")
 	}
-	resp, again := ta.search(`{"query":"  seed round for a robotics   startup ","limit":5}`)
-	wantStatus(t, resp, again, http.StatusOK)
-	if r := decode[reads.SearchResponse](t, again); !r.CacheHit || r.SearchesRemaining != 9 {
+	resp, again := ta.SearchSignals(`{"query":"  seed round for a robotics   startup ","limit":5}`)
+	apptest.WantStatus(t, resp, again, http.StatusOK)
+	if r := apptest.Decode[reads.SearchResponse](t, again); !r.CacheHit || r.SearchesRemaining != 9 {
 		t.Errorf("identical search: hit=%v remaining=%d", r.CacheHit, r.SearchesRemaining)
 	}
-	resp, b := ta.do(http.MethodGet, "/api/v1/signals/search", nil)
-	wantStatus(t, resp, b, http.StatusNotFound) // a signal whose id is "search"
-	resp, b = ta.do(http.MethodDelete, "/api/v1/signals/search", nil)
-	wantStatus(t, resp, b, http.StatusMethodNotAllowed)
+	resp, b := ta.Do(http.MethodGet, "/api/v1/signals/search", nil)
+	apptest.WantStatus(t, resp, b, http.StatusNotFound) // a signal whose id is "search"
+	resp, b = ta.Do(http.MethodDelete, "/api/v1/signals/search", nil)
+	apptest.WantStatus(t, resp, b, http.StatusMethodNotAllowed)
 	if resp.Header.Get("Allow") != "GET, HEAD, POST" {
 		t.Errorf("Allow = %q", resp.Header.Get("Allow"))
 	}
@@ -131,39 +126,39 @@ func TestSearchAnswers(t *testing.T) {
 // (through the SDK's client over HTTP), as agents often write it.
 func TestOneValueForAList(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	query := "hiring engineers in Paris"
-	resp, one := ta.search(`{"query":"` + query + `","country":"france","tags":"job","language":"fr"}`)
-	wantStatus(t, resp, one, http.StatusOK)
-	resp, many := ta.search(`{"query":"` + query + `","country":["france"],"tags":["job"],"language":["fr"]}`)
-	wantStatus(t, resp, many, http.StatusOK)
-	if r := decode[map[string]any](t, many); r["cache_hit"] != true {
+	resp, one := ta.SearchSignals(`{"query":"` + query + `","country":"france","tags":"job","language":"fr"}`)
+	apptest.WantStatus(t, resp, one, http.StatusOK)
+	resp, many := ta.SearchSignals(`{"query":"` + query + `","country":["france"],"tags":["job"],"language":["fr"]}`)
+	apptest.WantStatus(t, resp, many, http.StatusOK)
+	if r := apptest.Decode[map[string]any](t, many); r["cache_hit"] != true {
 		t.Errorf("the same search with arrays was not the cached one: %s", many)
 	}
 
-	cs := ta.mcpSession("")
-	res, got := callTool(t, cs, "search_signals", map[string]any{"query": query, "country": "france", "tags": "job", "language": "fr"})
-	if r := decode[map[string]any](t, got); res.IsError || r["cache_hit"] != true {
+	cs := ta.MCPSession("")
+	res, got := apptest.CallTool(t, cs, "search_signals", map[string]any{"query": query, "country": "france", "tags": "job", "language": "fr"})
+	if r := apptest.Decode[map[string]any](t, got); res.IsError || r["cache_hit"] != true {
 		t.Errorf("search_signals with one country: %s", got)
 	}
-	res, got = callTool(t, cs, "list_signals", map[string]any{"country": "france", "sources": "professional_network"})
-	_, want := ta.get("/api/v1/signals?country=france&sources=professional_network")
-	if res.IsError || !sameJSON(t, got, want) || !strings.Contains(string(got), `"country":"france"`) {
+	res, got = apptest.CallTool(t, cs, "list_signals", map[string]any{"country": "france", "sources": "professional_network"})
+	_, want := ta.Get("/api/v1/signals?country=france&sources=professional_network")
+	if res.IsError || !apptest.SameJSON(t, got, want) || !strings.Contains(string(got), `"country":"france"`) {
 		t.Errorf("list_signals with one country:\n got %s\nwant %s", got, want)
 	}
 
 	// A misspelt country is refused naming the key it is close to: over
 	// HTTP with every key in allowed_values, over MCP with the resource
 	// that lists them.
-	resp, body := ta.search(`{"query":"x","country":"frnace"}`)
-	wantStatus(t, resp, body, http.StatusBadRequest)
-	if p := decode[problem.Problem](t, body); p.Param != "country" || len(p.AllowedValues) != len(model.Countries) ||
+	resp, body := ta.SearchSignals(`{"query":"x","country":"frnace"}`)
+	apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+	if p := apptest.Decode[problem.Problem](t, body); p.Param != "country" || len(p.AllowedValues) != len(model.Countries) ||
 		!slices.Equal(p.SuggestedValues, []string{"france"}) {
 		t.Errorf("HTTP refusal of frnace: %s", body)
 	}
-	res, got = callTool(t, cs, "search_signals", map[string]any{"query": "x", "country": "frnace"})
-	if p := decode[problem.Problem](t, got); !res.IsError || p.AllowedValues != nil || p.AllowedValuesResource != "signals://countries" ||
+	res, got = apptest.CallTool(t, cs, "search_signals", map[string]any{"query": "x", "country": "frnace"})
+	if p := apptest.Decode[problem.Problem](t, got); !res.IsError || p.AllowedValues != nil || p.AllowedValuesResource != "signals://countries" ||
 		!slices.Equal(p.SuggestedValues, []string{"france"}) || len(res.Content[0].(*sdk.TextContent).Text) > 1000 {
 		t.Errorf("MCP refusal of frnace: %s", got)
 	}

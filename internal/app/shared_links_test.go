@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/problem"
 )
@@ -32,7 +33,7 @@ func withTracking(path string) string {
 func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	base := ta.cfg.BaseURL
+	base := ta.Config.BaseURL
 	pages := []struct{ path, canonical string }{
 		{"/", "/"},
 		{"/?country=france&tags=job&page_size=20&page=1", "/?tags=job&country=france"},
@@ -55,7 +56,7 @@ func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
 	for _, tt := range pages {
 		path := withTracking(tt.path)
 		t.Run("html "+path, func(t *testing.T) {
-			resp, body := ta.get(path, "Authorization", "")
+			resp, body := ta.Get(path, "Authorization", "")
 			wantAnswer(t, resp, body, http.StatusOK)
 			want := `<link rel="canonical" href="` + html.EscapeString(base+tt.canonical) + `">`
 			if !strings.Contains(string(body), want) {
@@ -63,7 +64,7 @@ func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
 			}
 		})
 		t.Run("markdown "+path, func(t *testing.T) {
-			resp, body := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+			resp, body := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 			wantAnswer(t, resp, body, http.StatusOK)
 			if ct := resp.Header.Get("Content-Type"); ct != "text/markdown; charset=utf-8" {
 				t.Errorf("Content-Type %q", ct)
@@ -86,7 +87,7 @@ func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
 	for _, tt := range feeds {
 		path := withTracking(tt.path)
 		t.Run("feed "+path, func(t *testing.T) {
-			resp, body := ta.get(path, "Authorization", "")
+			resp, body := ta.Get(path, "Authorization", "")
 			wantAnswer(t, resp, body, http.StatusOK)
 			var self string
 			if strings.Contains(tt.path, ".json") {
@@ -106,19 +107,19 @@ func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
 		})
 	}
 	t.Run("the JSON API stays strict", func(t *testing.T) {
-		resp, body := ta.get("/api/v1/signals?utm_source=x")
-		wantStatus(t, resp, body, http.StatusBadRequest)
-		if p := decode[problem.Problem](t, body); p.Code != failure.CodeUnknownParameter || p.Param != "utm_source" {
+		resp, body := ta.Get("/api/v1/signals?utm_source=x")
+		apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+		if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeUnknownParameter || p.Param != "utm_source" {
 			t.Errorf("%s %s, want unknown_parameter utm_source", p.Code, p.Param)
 		}
 	})
 	t.Run("an empty form field still leaves the address, with what the page does not use", func(t *testing.T) {
 		noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		req, err := http.NewRequest(http.MethodGet, ta.srv.URL+"/?utm_source=newsletter&tags=job&country=&q=+", nil)
+		req, err := http.NewRequest(http.MethodGet, ta.URL+"/?utm_source=newsletter&tags=job&country=&q=+", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, body := ta.sendWith(noFollow, req)
+		resp, body := ta.SendWith(noFollow, req)
 		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/?tags=job" {
 			t.Errorf("%d to %q, want 303 to /?tags=job\n%s", resp.StatusCode, resp.Header.Get("Location"), body)
 		}
@@ -136,7 +137,7 @@ var codeNames = []string{"invalid_parameter", "unknown_parameter", "allowed_valu
 func TestSharedLinksExplainBadValues(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	base := ta.cfg.BaseURL
+	base := ta.Config.BaseURL
 	long := strings.Repeat("x", 201)
 	for _, tt := range []struct {
 		name, path string
@@ -176,7 +177,7 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 	} {
 		path := withTracking(tt.path)
 		t.Run(tt.name+" html", func(t *testing.T) {
-			resp, body := ta.get(path, "Authorization", "")
+			resp, body := ta.Get(path, "Authorization", "")
 			wantAnswer(t, resp, body, http.StatusBadRequest)
 			page := string(body)
 			main := page[strings.Index(page, "<main"):strings.Index(page, "</main>")]
@@ -198,7 +199,7 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 			}
 		})
 		t.Run(tt.name+" markdown", func(t *testing.T) {
-			resp, body := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+			resp, body := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 			wantAnswer(t, resp, body, http.StatusBadRequest)
 			md := string(body)
 			if !strings.Contains(md, "<"+base+tt.clear+">") {
@@ -218,7 +219,7 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 	}
 	t.Run("every bad value at once", func(t *testing.T) {
 		path := "/?country=atlantis&tags=nope,job&page_size=abc&" + tracking
-		resp, body := ta.get(path, "Authorization", "")
+		resp, body := ta.Get(path, "Authorization", "")
 		wantAnswer(t, resp, body, http.StatusBadRequest)
 		for _, want := range []string{
 			`id="f-tags-error" class="error" role="alert">“nope” is not a kind of signal we list. Choose kinds from the list. ` +
@@ -232,7 +233,7 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 				t.Errorf("the page lacks %s", want)
 			}
 		}
-		_, md := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+		_, md := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 		for _, want := range []string{"“nope” is not a kind", "“atlantis” is not a country", "“abc” is not a page size"} {
 			if !strings.Contains(strings.ReplaceAll(string(md), `\`, ""), want) {
 				t.Errorf("the Markdown lacks %q:\n%s", want, md)
@@ -240,26 +241,26 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 		}
 	})
 	t.Run("the clearing link works", func(t *testing.T) {
-		_, body := ta.get("/?country=atlantis&tags=job&utm_source=x", "Authorization", "")
+		_, body := ta.Get("/?country=atlantis&tags=job&utm_source=x", "Authorization", "")
 		m := regexp.MustCompile(`role="alert">[^<]*<a href="([^"]*)"`).FindSubmatch(body)
 		if m == nil {
 			t.Fatalf("no clearing link:\n%s", body)
 		}
-		resp, page := ta.get(html.UnescapeString(string(m[1])), "Authorization", "")
+		resp, page := ta.Get(html.UnescapeString(string(m[1])), "Authorization", "")
 		if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "Signals 1–1") {
 			t.Errorf("%s: %d\n%s", m[1], resp.StatusCode, page)
 		}
 	})
 	t.Run("markdown lists the choices", func(t *testing.T) {
-		_, body := ta.get("/?country=atlantis", "Authorization", "", "Accept", "text/markdown")
+		_, body := ta.Get("/?country=atlantis", "Authorization", "", "Accept", "text/markdown")
 		if !strings.Contains(string(body), "Choices: Canada (`canada`), France (`france`).") {
 			t.Errorf("the page does not list the countries of the public signals:\n%s", body)
 		}
 	})
 	t.Run("a program that asks for JSON gets problem details", func(t *testing.T) {
-		resp, body := ta.get("/?country=atlantis&utm_source=x", "Authorization", "", "Accept", "application/json")
+		resp, body := ta.Get("/?country=atlantis&utm_source=x", "Authorization", "", "Accept", "application/json")
 		wantAnswer(t, resp, body, http.StatusBadRequest)
-		if p := decode[problem.Problem](t, body); p.Code != failure.CodeInvalidParameter || p.Param != "country" {
+		if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeInvalidParameter || p.Param != "country" {
 			t.Errorf("%s %s", p.Code, p.Param)
 		}
 	})
@@ -269,7 +270,7 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 			{"/feed.json?tags=nope", "“nope” is not a kind of signal we list. Choose from: Job (job), Funding (funding)", "/feed.json"},
 			{"/feed.atom?observed_after=yesterday", "“yesterday” is not a time we can read.", "/feed.atom"},
 		} {
-			resp, body := ta.get(withTracking(tt.path), "Authorization", "")
+			resp, body := ta.Get(withTracking(tt.path), "Authorization", "")
 			wantAnswer(t, resp, body, http.StatusBadRequest)
 			if ct := resp.Header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
 				t.Errorf("%s: Content-Type %q", tt.path, ct)
@@ -284,7 +285,7 @@ func TestSharedLinksExplainBadValues(t *testing.T) {
 				}
 			}
 		}
-		resp, body := ta.get("/feed.json?tags=nope", "Authorization", "", "Accept", "application/json")
+		resp, body := ta.Get("/feed.json?tags=nope", "Authorization", "", "Accept", "application/json")
 		wantAnswer(t, resp, body, http.StatusBadRequest)
 		if resp.Header.Get("Content-Type") != "application/problem+json" {
 			t.Errorf("a JSON client: %s", resp.Header.Get("Content-Type"))

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )
@@ -22,14 +23,14 @@ func TestSignalPage(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
 	long := strings.Repeat("word ", 200) + "THE-HIDDEN-TAIL"
-	ta.put(
+	ta.Put(
 		storetest.Sig("long one", 5, func(s *model.Signal) { s.Text = long }),
 		storetest.Sig("pending", 6, func(s *model.Signal) { s.Status = model.StatusPending; s.Text = "secret pending text" }),
 		storetest.Sig("market", 7, func(s *model.Signal) { s.MarketOnly = true; s.Text = "secret market text" }),
 	)
 	t.Run("html", func(t *testing.T) {
-		resp, body := ta.get("/signals/evil%2F1", "Authorization", "")
-		wantStatus(t, resp, body, 200)
+		resp, body := ta.Get("/signals/evil%2F1", "Authorization", "")
+		apptest.WantStatus(t, resp, body, 200)
 		if resp.Header.Get("Vary") != "Accept" || !strings.Contains(resp.Header.Get("Cache-Control"), "private") {
 			t.Errorf("Vary=%q Cache-Control=%q", resp.Header.Get("Vary"), resp.Header.Get("Cache-Control"))
 		}
@@ -50,18 +51,18 @@ func TestSignalPage(t *testing.T) {
 				t.Errorf("the page holds %q", bad)
 			}
 		}
-		_, body = ta.get("/signals/long%20one", "Authorization", "")
+		_, body = ta.Get("/signals/long%20one", "Authorization", "")
 		if bytes.Contains(body, []byte("THE-HIDDEN-TAIL")) || !bytes.Contains(body, []byte("first 600 of the post's 1015 characters")) ||
 			!bytes.Contains(body, []byte(`The full text is available to API keys: <a href="/account">Sign in to get an API key</a>.`)) {
 			t.Errorf("the page shows more than the snippet, or does not say so:\n%s", body)
 		}
-		if _, body := ta.get("/signals/plain-1", "Authorization", ""); bytes.Contains(body, []byte("API key")) {
+		if _, body := ta.Get("/signals/plain-1", "Authorization", ""); bytes.Contains(body, []byte("API key")) {
 			t.Errorf("a post shown whole speaks of its full text:\n%s", body)
 		}
 	})
 	t.Run("markdown", func(t *testing.T) {
-		resp, body := ta.get("/signals/long%20one", "Authorization", "", "Accept", "text/markdown")
-		wantStatus(t, resp, body, 200)
+		resp, body := ta.Get("/signals/long%20one", "Authorization", "", "Accept", "text/markdown")
+		apptest.WantStatus(t, resp, body, 200)
 		if resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" || resp.Header.Get("Vary") != "Accept" {
 			t.Errorf("Content-Type=%q Vary=%q", resp.Header.Get("Content-Type"), resp.Header.Get("Vary"))
 		}
@@ -74,7 +75,7 @@ func TestSignalPage(t *testing.T) {
 		for _, path := range []string{"/signals/hidden", "/signals/pending", "/signals/market", "/signals/nothing",
 			"/signals/", "/signals/plain-1%00"} {
 			for _, accept := range []string{"text/html", "text/markdown"} {
-				resp, body := ta.get(path, "Authorization", "", "Accept", accept)
+				resp, body := ta.Get(path, "Authorization", "", "Accept", accept)
 				if resp.StatusCode != 404 {
 					t.Errorf("%s (%s): %d, want 404", path, accept, resp.StatusCode)
 				}
@@ -85,8 +86,8 @@ func TestSignalPage(t *testing.T) {
 		}
 	})
 	t.Run("query parameters are ignored", func(t *testing.T) {
-		resp, body := ta.get("/signals/plain-1?full=1&fbclid=IwAR0", "Authorization", "")
-		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`<link rel="canonical" href="`+ta.cfg.BaseURL+`/signals/plain-1">`)) {
+		resp, body := ta.Get("/signals/plain-1?full=1&fbclid=IwAR0", "Authorization", "")
+		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`<link rel="canonical" href="`+ta.Config.BaseURL+`/signals/plain-1">`)) {
 			t.Errorf("%d\n%s", resp.StatusCode, body)
 		}
 	})
@@ -97,8 +98,8 @@ func TestSignalPage(t *testing.T) {
 func TestFeedsLinkSignalPages(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	base := ta.cfg.BaseURL
-	_, body := ta.get("/feed.json", "Authorization", "")
+	base := ta.Config.BaseURL
+	_, body := ta.Get("/feed.json", "Authorization", "")
 	var f struct {
 		Items []struct {
 			ID, URL     string
@@ -111,20 +112,20 @@ func TestFeedsLinkSignalPages(t *testing.T) {
 	if len(f.Items) == 0 || f.Items[0].URL != base+"/signals/evil%2F1" || f.Items[0].ExternalURL != "https://example.org/post?a=1&b=%3C2%3E" {
 		t.Errorf("first item: %+v", f.Items)
 	}
-	_, body = ta.get("/feed.rss", "Authorization", "")
+	_, body = ta.Get("/feed.rss", "Authorization", "")
 	if !bytes.Contains(body, []byte("<link>"+base+"/signals/evil%2F1</link>")) {
 		t.Errorf("RSS items do not link to the signal's page:\n%s", body)
 	}
-	_, body = ta.get("/feed.atom", "Authorization", "")
+	_, body = ta.Get("/feed.atom", "Authorization", "")
 	if !bytes.Contains(body, []byte(`<link href="`+base+`/signals/evil%2F1" rel="alternate" type="text/html">`)) ||
 		!bytes.Contains(body, []byte(`<link href="https://example.org/plain-1" rel="related" type="text/html">`)) {
 		t.Errorf("Atom entries do not link to the signal's page and its source:\n%s", body)
 	}
-	_, body = ta.get("/", "Authorization", "")
+	_, body = ta.Get("/", "Authorization", "")
 	if !bytes.Contains(body, []byte(`href="/signals/evil%2F1"`)) {
 		t.Error("the feed page does not link to the signal's page")
 	}
-	_, body = ta.get("/", "Authorization", "", "Accept", "text/markdown")
+	_, body = ta.Get("/", "Authorization", "", "Accept", "text/markdown")
 	if !bytes.Contains(body, []byte("- Page: <"+base+"/signals/evil%2F1>")) {
 		t.Error("the Markdown feed does not link to the signal's page")
 	}
@@ -137,12 +138,12 @@ func TestFeedsLinkSignalPages(t *testing.T) {
 func TestSignalPageWayBack(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	_, body := ta.get("/?tags=job&country=france", "Authorization", "")
+	_, body := ta.Get("/?tags=job&country=france", "Authorization", "")
 	link := `href="/signals/plain-2?from=%2F%3Ftags%3Djob%26country%3Dfrance"`
 	if !bytes.Contains(body, []byte(link)) {
 		t.Fatalf("the filtered feed does not link with its filter, %s:\n%s", link, body)
 	}
-	_, body = ta.get("/hubs/jobs", "Authorization", "")
+	_, body = ta.Get("/hubs/jobs", "Authorization", "")
 	if !bytes.Contains(body, []byte(`href="/signals/plain-2?from=%2Fhubs%2Fjobs"`)) {
 		t.Errorf("the hub does not link with its path:\n%s", body)
 	}
@@ -161,7 +162,7 @@ func TestSignalPageWayBack(t *testing.T) {
 		{"/account", "/", "Back to the feed"},
 		{"javascript:alert(1)", "/", "Back to the feed"},
 	} {
-		resp, body := ta.get("/signals/plain-2?from="+url.QueryEscape(tt.from), "Authorization", "")
+		resp, body := ta.Get("/signals/plain-2?from="+url.QueryEscape(tt.from), "Authorization", "")
 		want := `<a href="` + tt.back + `">← ` + tt.label + `</a>`
 		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(want)) {
 			t.Errorf("from %q: %d, want %s in\n%s", tt.from, resp.StatusCode, want, body)
@@ -170,7 +171,7 @@ func TestSignalPageWayBack(t *testing.T) {
 			t.Errorf("from %q: the canonical address is not the clean one", tt.from)
 		}
 	}
-	_, body = ta.get("/signals/plain-2?from="+url.QueryEscape("/?tags=job"), "Authorization", "", "Accept", "text/markdown")
+	_, body = ta.Get("/signals/plain-2?from="+url.QueryEscape("/?tags=job"), "Authorization", "", "Accept", "text/markdown")
 	if !bytes.Contains(body, []byte("- Back to the feed (kind Job): <https://signals.example/?tags=job>\n")) {
 		t.Errorf("the Markdown page has no way back:\n%s", body)
 	}
@@ -180,10 +181,10 @@ func TestSignalPageWayBack(t *testing.T) {
 // scorer's model, so that their cosines with "own" are known: near 0.99,
 // mid 0.71, edge 0.61 (kept), far 0.2 (dropped); "alone" is
 // orthogonal to every other and "new" has no vector yet.
-func relatedApp(t *testing.T) *testApp {
+func relatedApp(t *testing.T) *apptest.App {
 	t.Helper()
 	ta := newSiteApp(t)
-	ta.put(
+	ta.Put(
 		storetest.Sig("own", 10, func(s *model.Signal) { s.Text = "Our humanoid robots finished 1,000 shifts. More below." }),
 		storetest.Sig("near", 11, func(s *model.Signal) { s.Text = "Humanoids on the line: a report.\nDetails follow." }),
 		storetest.Sig("mid", 12, func(s *model.Signal) { s.Text = "Warehouse robots, week nine." }),
@@ -210,8 +211,8 @@ func relatedApp(t *testing.T) *testApp {
 func TestSignalPageRelated(t *testing.T) {
 	t.Parallel()
 	ta := relatedApp(t)
-	b := signedInBrowser(t, ta)
-	resp, body := b.get("/signals/own?from=" + url.QueryEscape("/?tags=funding"))
+	b := apptest.SignedIn(t, ta)
+	resp, body := b.Get("/signals/own?from=" + url.QueryEscape("/?tags=funding"))
 	if resp.StatusCode != 200 || !strings.Contains(body, `<a href="/account"`) {
 		t.Fatalf("%d, or not signed in:\n%s", resp.StatusCode, body)
 	}
@@ -230,7 +231,7 @@ func TestSignalPageRelated(t *testing.T) {
 		t.Errorf("searches used = %d, %v; a signal's page must spend none", u.SearchesUsed, err)
 	}
 
-	_, md := ta.get("/signals/own", "Authorization", "", "Accept", "text/markdown")
+	_, md := ta.Get("/signals/own", "Authorization", "", "Accept", "text/markdown")
 	if !bytes.Contains(md, []byte(`1. [Humanoids on the line\: a report\.](https://signals.example/signals/near): Funding, `)) {
 		t.Errorf("the Markdown page does not list the related signals:\n%s", md)
 	}
@@ -239,7 +240,7 @@ func TestSignalPageRelated(t *testing.T) {
 		{"alone", "No other recent public signal is close enough in meaning to this one to list here."},
 		{"new", "Related signals appear once this signal has been indexed for semantic search"},
 	} {
-		_, body := ta.get("/signals/"+tt.id, "Authorization", "")
+		_, body := ta.Get("/signals/"+tt.id, "Authorization", "")
 		if !bytes.Contains(body, []byte(tt.want)) || bytes.Contains(body, []byte(`class="related-list"`)) {
 			t.Errorf("%s: want only %q:\n%s", tt.id, tt.want, body)
 		}
@@ -251,16 +252,16 @@ func TestSignalPageRelatedAtMostFive(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
 	vectors := map[string][]float32{"own": {1, 0}}
-	ta.put(storetest.Sig("own", 10))
+	ta.Put(storetest.Sig("own", 10))
 	for i := range 8 {
 		id := "close-" + nth(i)
-		ta.put(storetest.Sig(id, 20+i))
+		ta.Put(storetest.Sig(id, 20+i))
 		vectors[id] = []float32{1, float32(i) / 10}
 	}
 	if err := ta.Store().PutVectors(context.Background(), ta.Search().Scorer.Model(), vectors); err != nil {
 		t.Fatal(err)
 	}
-	_, body := ta.get("/signals/own", "Authorization", "")
+	_, body := ta.Get("/signals/own", "Authorization", "")
 	got := regexp.MustCompile(`<li><a href="/signals/(close-[a-z]+)" dir="auto">`).FindAllSubmatch(body, -1)
 	var ids []string
 	for _, m := range got {
@@ -276,8 +277,8 @@ func TestSignalPageRelatedAtMostFive(t *testing.T) {
 // heading, way back, note on the full text and related signals as the HTML.
 func TestSignalPageMarkdownGolden(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(
+	ta := apptest.Start(t)
+	ta.Put(
 		storetest.Sig("poll:3", 1, func(s *model.Signal) {
 			s.AuthorName, s.AuthorHeadline, s.Tag, s.Source = "kvcache_enjoyer", "Inference *nerd*", "product_feedback", "tech_forum"
 			s.Text = "Which KV-cache quantisation do you run in production? Poll below.\n\n" + strings.Repeat("Option and comment. ", 40)
@@ -291,12 +292,12 @@ func TestSignalPageMarkdownGolden(t *testing.T) {
 	if err := ta.Store().PutVectors(context.Background(), vm, map[string][]float32{"poll:3": {1, 0}, "poll:4": {0.8, 0.6}}); err != nil {
 		t.Fatal(err)
 	}
-	resp, body := ta.get("/signals/poll:3?from="+url.QueryEscape("/?tags=product_feedback"), "Authorization", "", "Accept", "text/markdown")
-	wantStatus(t, resp, body, 200)
+	resp, body := ta.Get("/signals/poll:3?from="+url.QueryEscape("/?tags=product_feedback"), "Authorization", "", "Accept", "text/markdown")
+	apptest.WantStatus(t, resp, body, 200)
 	for _, want := range []string{"- ID: `poll:3`\n", "- Author: `kvcache_enjoyer`, Inference \\*nerd\\*\n", "by `` `tick`_person ``"} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("no %q", want)
 		}
 	}
-	goldenText(t, "site_signal_code_spans.md", body)
+	apptest.GoldenText(t, "site_signal_code_spans.md", body)
 }

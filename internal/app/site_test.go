@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
@@ -31,10 +32,10 @@ const hostile = "<script>alert(1)</script> [click](javascript:alert(1)) ![x](htt
 
 // newSiteApp is a test app with a few public signals (one hostile), a hub
 // and an article.
-func newSiteApp(t *testing.T) *testApp {
+func newSiteApp(t *testing.T) *apptest.App {
 	t.Helper()
-	ta := newTestApp(t)
-	ta.put(
+	ta := apptest.Start(t)
+	ta.Put(
 		storetest.Sig("plain-1", 1),
 		storetest.Sig("plain-2", 2, func(s *model.Signal) {
 			s.Tag = "job"
@@ -82,14 +83,14 @@ func TestSitePagesGolden(t *testing.T) {
 				{"text/html", "html", "text/html; charset=utf-8"},
 				{"text/markdown", "md", "text/markdown; charset=utf-8"},
 			} {
-				resp, body := ta.get(tt.path, "Authorization", "", "Accept", format.accept)
+				resp, body := ta.Get(tt.path, "Authorization", "", "Accept", format.accept)
 				if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != format.contentType {
 					t.Fatalf("%s: %d %s\n%s", format.ext, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 				}
 				if resp.Header.Get("Vary") != "Accept" || !strings.Contains(resp.Header.Get("Cache-Control"), "private") {
 					t.Errorf("Vary=%q Cache-Control=%q", resp.Header.Get("Vary"), resp.Header.Get("Cache-Control"))
 				}
-				goldenText(t, "site_"+tt.name+"."+format.ext, body)
+				apptest.GoldenText(t, "site_"+tt.name+"."+format.ext, body)
 				if bytes.Contains(body, []byte("secret hidden text")) {
 					t.Error("a hidden signal is shown")
 				}
@@ -112,7 +113,7 @@ func TestSiteHTMLHeaders(t *testing.T) {
 		{"/nothing", `href="/feed.atom"`},
 		{"/?tags=nope", `href="/feed.atom"`},
 	} {
-		resp, body := ta.get(tt.path, "Authorization", "")
+		resp, body := ta.Get(tt.path, "Authorization", "")
 		h := resp.Header
 		if h.Get("Content-Security-Policy") != web.ContentSecurityPolicy || h.Get("Referrer-Policy") == "" ||
 			!strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
@@ -132,7 +133,7 @@ func TestSiteHTMLHeaders(t *testing.T) {
 func TestSiteHTMLEscapesSignals(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	_, body := ta.get("/", "Authorization", "")
+	_, body := ta.Get("/", "Authorization", "")
 	for _, bad := range []string{"<script>alert", "<b>bold", "<img src=x", `href="javascript:`, `href="https://evil.example`} {
 		if bytes.Contains(body, []byte(bad)) {
 			t.Errorf("the page holds %q", bad)
@@ -152,7 +153,7 @@ func TestSiteMarkdownEscapesSignals(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
 	for _, path := range []string{"/", "/hubs/jobs", "/?q=%3Cb%3E%5Bx%5D(y)", "/signals/evil%2F1"} {
-		_, body := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+		_, body := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 		md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 		doc := md.Parser().Parse(text.NewReader(body))
 		err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -163,11 +164,11 @@ func TestSiteMarkdownEscapesSignals(t *testing.T) {
 			case *ast.Image, *ast.RawHTML, *ast.HTMLBlock:
 				t.Errorf("%s: a %s node", path, n.Kind())
 			case *ast.Link:
-				if d := string(n.Destination); !strings.HasPrefix(d, ta.cfg.BaseURL) {
+				if d := string(n.Destination); !strings.HasPrefix(d, ta.Config.BaseURL) {
 					t.Errorf("%s: a link to %s", path, d)
 				}
 			case *ast.AutoLink:
-				if u := string(n.URL(body)); !strings.HasPrefix(u, ta.cfg.BaseURL) && !strings.HasPrefix(u, "https://example.org/") {
+				if u := string(n.URL(body)); !strings.HasPrefix(u, ta.Config.BaseURL) && !strings.HasPrefix(u, "https://example.org/") {
 					t.Errorf("%s: an autolink to %s", path, u)
 				}
 			case *ast.Heading:
@@ -200,14 +201,14 @@ func headingOfOurs(h string) bool {
 func TestSiteBadFilter(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	_, apiBody := ta.get("/api/v1/signals?page_size=99")
-	want := decode[problem.Problem](t, apiBody)
+	_, apiBody := ta.Get("/api/v1/signals?page_size=99")
+	want := apptest.Decode[problem.Problem](t, apiBody)
 	for _, tt := range []struct{ accept, contentType, says string }{
 		{"", "text/html; charset=utf-8", "Page size must be a whole number from 1 to 50."},
 		{"text/markdown", "text/markdown; charset=utf-8", "Page size must be a whole number from 1 to 50."},
 		{"application/json", "application/problem+json", want.ValidationMessage},
 	} {
-		resp, body := ta.get("/?page_size=99", "Authorization", "", "Accept", tt.accept)
+		resp, body := ta.Get("/?page_size=99", "Authorization", "", "Accept", tt.accept)
 		if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != tt.contentType {
 			t.Fatalf("Accept %q: %d %s", tt.accept, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
@@ -219,13 +220,13 @@ func TestSiteBadFilter(t *testing.T) {
 		}
 	}
 	t.Run("hub pages read only paging", func(t *testing.T) {
-		resp, body := ta.get("/hubs/jobs?tags=funding", "Authorization", "")
-		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`<link rel="canonical" href="`+ta.cfg.BaseURL+`/hubs/jobs">`)) {
+		resp, body := ta.Get("/hubs/jobs?tags=funding", "Authorization", "")
+		if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`<link rel="canonical" href="`+ta.Config.BaseURL+`/hubs/jobs">`)) {
 			t.Errorf("%d\n%s", resp.StatusCode, body)
 		}
 	})
 	t.Run("empty form fields mean any", func(t *testing.T) {
-		resp, body := ta.get("/?tags=job&language=&country=&q=", "Authorization", "")
+		resp, body := ta.Get("/?tags=job&language=&country=&q=", "Authorization", "")
 		if resp.StatusCode != 200 || !bytes.Contains(body, []byte("Signals 1–1")) {
 			t.Errorf("%d\n%s", resp.StatusCode, body)
 		}
@@ -238,25 +239,25 @@ func TestSiteNegotiation(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
 	for _, path := range []string{"/", "/hubs/jobs", "/articles/hello", "/about", "/hubs", "/articles", "/signals/plain-1"} {
-		resp, body := ta.get(path, "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
+		resp, body := ta.Get(path, "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
 		if resp.StatusCode != 400 || !bytes.Contains(body, []byte(string(failure.CodeConflictingFormats))) {
 			t.Errorf("%s with HX-Request: %d\n%s", path, resp.StatusCode, body)
 		}
-		resp, _ = ta.get(path, "Authorization", "", "Accept", "text/markdown", "Sec-Purpose", "prefetch")
+		resp, _ = ta.Get(path, "Authorization", "", "Accept", "text/markdown", "Sec-Purpose", "prefetch")
 		if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 			t.Errorf("%s prefetch: %s", path, ct)
 		}
-		resp, _ = ta.get(path, "Authorization", "", "HX-Boosted", "true")
+		resp, _ = ta.Get(path, "Authorization", "", "HX-Boosted", "true")
 		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/html; charset=utf-8" {
 			t.Errorf("%s boosted: %d %s", path, resp.StatusCode, ct)
 		}
-		resp, body = ta.do(http.MethodHead, path, nil, "Authorization", "", "Accept", "text/markdown")
+		resp, body = ta.Do(http.MethodHead, path, nil, "Authorization", "", "Accept", "text/markdown")
 		if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
 			t.Errorf("HEAD %s: %d %s, %d bytes", path, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 		}
 	}
 	for _, path := range []string{"/feed.json", "/assets/nothing.css"} {
-		resp, _ := ta.get(path, "Authorization", "", "Accept", "text/markdown")
+		resp, _ := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
 			t.Errorf("%s negotiated Markdown", path)
 		}
@@ -281,7 +282,7 @@ func TestFeeds(t *testing.T) {
 		{"/hubs/jobs/feed.atom", "application/atom+xml; charset=utf-8", []string{"plain-2"}},
 	} {
 		t.Run(tt.path, func(t *testing.T) {
-			resp, body := ta.get(tt.path, "Authorization", "")
+			resp, body := ta.Get(tt.path, "Authorization", "")
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != tt.contentType ||
 				resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 				t.Fatalf("%d %s ACAO=%q\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Access-Control-Allow-Origin"), body)
@@ -297,20 +298,20 @@ func TestFeeds(t *testing.T) {
 				if !strings.Contains(it.GUID, strings.ReplaceAll(tt.ids[i], "/", "%2F")) && it.GUID != tt.ids[i] {
 					t.Errorf("item %d: id %q, want %s", i, it.GUID, tt.ids[i])
 				}
-				if it.Link != ta.cfg.BaseURL+"/signals/"+url.PathEscape(tt.ids[i]) || it.PublishedParsed == nil ||
+				if it.Link != ta.Config.BaseURL+"/signals/"+url.PathEscape(tt.ids[i]) || it.PublishedParsed == nil ||
 					len(it.Authors) == 0 || it.Description == "" && it.Content == "" {
 					t.Errorf("item %d lacks a link, a date, an author or a snippet: %+v", i, it)
 				}
 			}
 			if strings.HasPrefix(tt.path, "/feed.") && !strings.Contains(tt.path, "?") {
 				name := strings.TrimPrefix(tt.path, "/")
-				goldenText(t, name, body)
+				apptest.GoldenText(t, name, body)
 			}
 		})
 	}
 	t.Run("hostile text reads as text", func(t *testing.T) {
 		for _, path := range []string{"/feed.json", "/feed.rss", "/feed.atom"} {
-			_, body := ta.get(path, "Authorization", "")
+			_, body := ta.Get(path, "Authorization", "")
 			f, err := gofeed.NewParser().ParseString(string(body))
 			if err != nil {
 				t.Fatal(err)
@@ -339,7 +340,7 @@ func TestFeeds(t *testing.T) {
 			{"/hubs/none/feed.json", "application/problem+json"},
 		} {
 			path := tt.path
-			resp, body := ta.get(path, "Authorization", "")
+			resp, body := ta.Get(path, "Authorization", "")
 			if resp.StatusCode/100 != 4 || resp.Header.Get("Content-Type") != tt.contentType {
 				t.Errorf("%s: %d %s\n%s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
@@ -352,23 +353,23 @@ func TestFeeds(t *testing.T) {
 func TestFeedValidators(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	resp, first := ta.get("/feed.json", "Authorization", "")
+	resp, first := ta.Get("/feed.json", "Authorization", "")
 	etag, modified := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	if etag == "" || modified == "" {
 		t.Fatalf("ETag=%q Last-Modified=%q", etag, modified)
 	}
 	for _, h := range [][]string{{"If-None-Match", etag}, {"If-Modified-Since", modified}} {
-		resp, body := ta.get("/feed.json", "Authorization", "", h[0], h[1])
+		resp, body := ta.Get("/feed.json", "Authorization", "", h[0], h[1])
 		if resp.StatusCode != http.StatusNotModified || len(body) != 0 {
 			t.Errorf("%s: %d, want 304", h[0], resp.StatusCode)
 		}
 	}
-	_, md := ta.get("/", "Authorization", "", "Accept", "text/markdown")
-	ta.put(storetest.Sig("newest", 60))
-	if _, md2 := ta.get("/", "Authorization", "", "Accept", "text/markdown"); bytes.Equal(md, md2) || !bytes.Contains(md2, []byte("ID: `newest`")) {
+	_, md := ta.Get("/", "Authorization", "", "Accept", "text/markdown")
+	ta.Put(storetest.Sig("newest", 60))
+	if _, md2 := ta.Get("/", "Authorization", "", "Accept", "text/markdown"); bytes.Equal(md, md2) || !bytes.Contains(md2, []byte("ID: `newest`")) {
 		t.Error("the Markdown view did not change with the data")
 	}
-	resp, second := ta.get("/feed.json", "Authorization", "", "If-None-Match", etag)
+	resp, second := ta.Get("/feed.json", "Authorization", "", "If-None-Match", etag)
 	if resp.StatusCode != 200 || bytes.Equal(first, second) || !bytes.Contains(second, []byte(`"newest"`)) {
 		t.Fatalf("after an import: %d, the feed did not change", resp.StatusCode)
 	}
@@ -378,7 +379,7 @@ func TestFeedValidators(t *testing.T) {
 	if err := ta.Store().SetStatus(context.Background(), "newest", model.StatusHidden, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, third := ta.get("/feed.json", "Authorization", "")
+	_, third := ta.Get("/feed.json", "Authorization", "")
 	if bytes.Contains(third, []byte(`"newest"`)) {
 		t.Error("a hidden signal stays in the feed")
 	}
@@ -389,8 +390,8 @@ func TestFeedValidators(t *testing.T) {
 func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	ta.put(storetest.Sig("tf-2026-11-0023", 9, func(s *model.Signal) { s.AuthorName = "scalinglaws_fan" }))
-	_, body := ta.get("/", "Authorization", "", "Accept", "text/markdown")
+	ta.Put(storetest.Sig("tf-2026-11-0023", 9, func(s *model.Signal) { s.AuthorName = "scalinglaws_fan" }))
+	_, body := ta.Get("/", "Authorization", "", "Accept", "text/markdown")
 	for _, want := range []string{"- ID: `tf-2026-11-0023`\n", "- Author: `scalinglaws_fan`", "- ID: `evil/1`\n"} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("the page lacks %q:\n%s", want, body)
@@ -404,7 +405,7 @@ func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
 func TestSiteHTMLMetadata(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	base := ta.cfg.BaseURL
+	base := ta.Config.BaseURL
 	for _, tt := range []struct{ path, canonical string }{
 		{"/", base + "/"},
 		{"/?tags=job&page=1", base + "/?tags=job"},
@@ -419,7 +420,7 @@ func TestSiteHTMLMetadata(t *testing.T) {
 		{"/developers/mcp", base + "/developers/mcp"},
 		{"/developers/errors", base + "/developers/errors"},
 	} {
-		_, body := ta.get(tt.path, "Authorization", "")
+		_, body := ta.Get(tt.path, "Authorization", "")
 		page := string(body)
 		canonical := strings.ReplaceAll(tt.canonical, "&", "&amp;")
 		for _, want := range []string{
@@ -450,12 +451,12 @@ func TestSiteHTMLMetadata(t *testing.T) {
 func TestSiteHTMLSignalText(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	ta.put(storetest.Sig("bidi", 9, func(s *model.Signal) {
+	ta.Put(storetest.Sig("bidi", 9, func(s *model.Signal) {
 		s.Text = "bell\a vt\v nul del\x7f c1\u0085 nonchar\ufffe \u202Ereversed\u202C and \u2066isolate"
 		s.AuthorName, s.AuthorHeadline = "\u202Enimda", "head\x01line"
 		s.Language = "en"
 	}))
-	_, body := ta.get("/", "Authorization", "")
+	_, body := ta.Get("/", "Authorization", "")
 	page := string(body)
 	for _, bad := range []string{"\a", "\v", "\x7f", "\u0085", "\ufffe", "\x01"} {
 		if strings.Contains(page, bad) {
@@ -478,7 +479,7 @@ func TestSiteHTMLSignalText(t *testing.T) {
 func TestSiteNotFoundPage(t *testing.T) {
 	t.Parallel()
 	ta := newSiteApp(t)
-	resp, body := ta.get("/nothing%3Cb%3E%E2%80%AE", "Authorization", "")
+	resp, body := ta.Get("/nothing%3Cb%3E%E2%80%AE", "Authorization", "")
 	page := string(body)
 	if resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("%d", resp.StatusCode)
@@ -497,8 +498,8 @@ func TestSiteNotFoundPage(t *testing.T) {
 	if strings.Contains(page, "nothing at") {
 		t.Error("the page still reads like an API message")
 	}
-	_, md := ta.get("/nothing", "Authorization", "", "Accept", "text/markdown")
-	if !bytes.Contains(md, []byte("[JSON Feed]("+ta.cfg.BaseURL+"/feed.json)")) {
+	_, md := ta.Get("/nothing", "Authorization", "", "Accept", "text/markdown")
+	if !bytes.Contains(md, []byte("[JSON Feed]("+ta.Config.BaseURL+"/feed.json)")) {
 		t.Errorf("the Markdown page does not link the feeds:\n%s", md)
 	}
 }
@@ -514,7 +515,7 @@ func TestSiteBadFilterForm(t *testing.T) {
 		{"no field", "/?tags=job&page_size=99", "f-error", "/?tags=job"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, body := ta.get(tt.path, "Authorization", "")
+			resp, body := ta.Get(tt.path, "Authorization", "")
 			page := string(body)
 			if resp.StatusCode != http.StatusBadRequest {
 				t.Fatalf("%d", resp.StatusCode)
@@ -537,7 +538,7 @@ func TestSiteBadFilterForm(t *testing.T) {
 			}
 		})
 	}
-	_, body := ta.get("/?tags=job&language=de&q=robots", "Authorization", "")
+	_, body := ta.Get("/?tags=job&language=de&q=robots", "Authorization", "")
 	for _, want := range []string{`aria-describedby="f-language-error"`, `value="robots"`} {
 		if !bytes.Contains(body, []byte(want)) {
 			t.Errorf("the page lacks %q", want)
@@ -556,7 +557,7 @@ func TestSiteTooDeepPage(t *testing.T) {
 		Filter: "q=plain"}); err != nil {
 		t.Fatal(err)
 	}
-	resp, body := ta.get("/?tags=job&q=robots&page=501", "Authorization", "")
+	resp, body := ta.Get("/?tags=job&q=robots&page=501", "Authorization", "")
 	page := string(body)
 	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
@@ -578,7 +579,7 @@ func TestSiteTooDeepPage(t *testing.T) {
 	if strings.Contains(page, `class="signals"`) {
 		t.Error("the page lists signals")
 	}
-	if resp, _ := ta.get("/?q=robots&page=500", "Authorization", ""); resp.StatusCode != http.StatusOK {
+	if resp, _ := ta.Get("/?q=robots&page=500", "Authorization", ""); resp.StatusCode != http.StatusOK {
 		t.Errorf("page 500 with q: %d", resp.StatusCode)
 	}
 	for _, tt := range []struct {
@@ -589,7 +590,7 @@ func TestSiteTooDeepPage(t *testing.T) {
 		{"/hubs/plain?page_size=50&page=200", http.StatusOK},
 		{"/hubs/jobs?page=501", http.StatusOK}, // no q: past the end, not too deep
 	} {
-		resp, body := ta.get(tt.path, "Authorization", "")
+		resp, body := ta.Get(tt.path, "Authorization", "")
 		if resp.StatusCode != tt.status {
 			t.Errorf("%s: %d, want %d", tt.path, resp.StatusCode, tt.status)
 		}
@@ -609,7 +610,7 @@ func TestSitePastTheEnd(t *testing.T) {
 		{"/?page_size=1&page=999", "Go to the last page, 3", `href="/?page_size=1&amp;page=3"`},
 		{"/?tags=events&page=2", "it has no signals", `href="/?tags=events"`},
 	} {
-		_, body := ta.get(tt.path, "Authorization", "")
+		_, body := ta.Get(tt.path, "Authorization", "")
 		page := string(body)
 		for _, want := range []string{"is past the end of this feed", tt.want, tt.back} {
 			if !strings.Contains(page, want) {
@@ -620,8 +621,8 @@ func TestSitePastTheEnd(t *testing.T) {
 			t.Errorf("%s: the page leads to a newer page or says nothing matches", tt.path)
 		}
 	}
-	_, md := ta.get("/?page_size=1&page=999", "Authorization", "", "Accept", "text/markdown")
-	if !bytes.Contains(md, []byte("Page 999 is past the end; the last page with signals is 3: <"+ta.cfg.BaseURL+"/?page_size=1&page=3>")) {
+	_, md := ta.Get("/?page_size=1&page=999", "Authorization", "", "Accept", "text/markdown")
+	if !bytes.Contains(md, []byte("Page 999 is past the end; the last page with signals is 3: <"+ta.Config.BaseURL+"/?page_size=1&page=3>")) {
 		t.Errorf("Markdown:\n%s", md)
 	}
 }
@@ -639,16 +640,16 @@ func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
 		{"?tags=&tags=job&sources=microblog&q=", "/?tags=job&sources=microblog"},
 		{"?fbclid=x&country=&tags=job", "/?tags=job"},
 	} {
-		req, err := http.NewRequest(http.MethodGet, ta.srv.URL+"/"+tt.query, nil)
+		req, err := http.NewRequest(http.MethodGet, ta.URL+"/"+tt.query, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, body := ta.sendWith(noFollow, req)
+		resp, body := ta.SendWith(noFollow, req)
 		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != tt.location {
 			t.Errorf("%s: %d to %q, want 303 to %q\n%s", tt.query, resp.StatusCode, resp.Header.Get("Location"), tt.location, body)
 		}
 	}
-	resp, body := ta.get("/?tags=job", "Authorization", "")
+	resp, body := ta.Get("/?tags=job", "Authorization", "")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("%d\n%s", resp.StatusCode, body)
 	}
@@ -663,7 +664,7 @@ func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
 	if src == nil {
 		t.Fatal("no site script on the page")
 	}
-	_, script := ta.get(string(src[1]), "Authorization", "")
+	_, script := ta.Get(string(src[1]), "Authorization", "")
 	if !bytes.Contains(script, []byte(`form.hasAttribute("data-autosubmit")`)) || !bytes.Contains(script, []byte("form.requestSubmit()")) {
 		t.Error("the site's script does not submit a data-autosubmit form on a change")
 	}

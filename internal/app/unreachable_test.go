@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
@@ -32,15 +33,15 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 	}
 	ctx := context.Background()
 	name := pgtest.RandomName("signals_drop_")
-	cfg := testConfig(t)
+	cfg := apptest.Config(t)
 	own := cfg.Database // the test's own sessions, which are not terminated
 	cfg.Database = pgtest.WithParam(own, "application_name", name)
-	ta := serveTestApp(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ta := apptest.StartWith(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	limits := model.Limits{DailyRequests: 1000, MinuteRequests: 40, DailySearches: 10, ConcurrentSearches: 1}
 	if err := ta.Store().SetLimits(ctx, 1, limits); err != nil {
 		t.Fatal(err)
 	}
-	ta.put(fixtures()...)
+	ta.Put(apptest.Fixtures()...)
 
 	admin, err := pgx.Connect(ctx, own)
 	if err != nil {
@@ -63,7 +64,7 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 		statuses := map[int]int{}
 		for _, path := range []string{"/api/v1/signals", "/api/v1/signals/mb-1", "/api/v1/usage", "/api/v1/signals?q=robot"} {
 			wg.Go(func() {
-				resp, _ := ta.get(path)
+				resp, _ := ta.Get(path)
 				mu.Lock()
 				statuses[resp.StatusCode]++
 				mu.Unlock()
@@ -86,9 +87,9 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 	// A count that fails (its table is gone) is a 500 naming the
 	// account's minute cap, not the initial one.
 	pgtest.Exec(t, own, `ALTER TABLE usage RENAME TO usage_away`)
-	resp, body := ta.get("/api/v1/signals")
+	resp, body := ta.Get("/api/v1/signals")
 	pgtest.Exec(t, own, `ALTER TABLE usage_away RENAME TO usage`)
-	wantStatus(t, resp, body, http.StatusInternalServerError)
+	apptest.WantStatus(t, resp, body, http.StatusInternalServerError)
 	if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=40;w=60` {
 		t.Errorf("RateLimit-Policy on a 500 = %q, want the account's q=40", got)
 	}
@@ -114,19 +115,19 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 		var resp *http.Response
 		var body []byte
 		if path == "/mcp" {
-			resp, body = ta.mcpPost(rpcListCall)
+			resp, body = ta.MCPPost(rpcListCall)
 		} else {
-			resp, body = ta.get(path)
+			resp, body = ta.Get(path)
 		}
-		wantStatus(t, resp, body, http.StatusServiceUnavailable)
-		p := decode[problem.Problem](t, body)
+		apptest.WantStatus(t, resp, body, http.StatusServiceUnavailable)
+		p := apptest.Decode[problem.Problem](t, body)
 		if p.Code != failure.CodeServiceUnavailable || resp.Header.Get("Retry-After") == "" || p.RetryAfterSeconds == nil {
 			t.Errorf("%s with the database unreachable: %s Retry-After=%q", path, body, resp.Header.Get("Retry-After"))
 		}
 	}
 	// OAuth answers in its own medium: temporarily_unavailable, 503.
 	reg := `{"client_name":"c","redirect_uris":["` + testRedirect + `"],"token_endpoint_auth_method":"none"}`
-	resp, body = ta.send(mustRequest(t, http.MethodPost, ta.srv.URL+"/oauth/register", reg), "Content-Type", "application/json")
+	resp, body = ta.Send(mustRequest(t, http.MethodPost, ta.URL+"/oauth/register", reg), "Content-Type", "application/json")
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"error":"temporarily_unavailable"`) ||
 		resp.Header.Get("Retry-After") == "" {
 		t.Errorf("/oauth/register with the database unreachable: %d %s Retry-After=%q", resp.StatusCode, body, resp.Header.Get("Retry-After"))
@@ -134,8 +135,8 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 	if _, err := server.Exec(ctx, `ALTER DATABASE `+database+` WITH ALLOW_CONNECTIONS true`); err != nil {
 		t.Fatal(err)
 	}
-	resp, body = ta.get("/api/v1/signals")
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body = ta.Get("/api/v1/signals")
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 }
 
 func mustRequest(t *testing.T, method, url, body string) *http.Request {

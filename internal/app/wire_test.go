@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"encoding/json"
@@ -8,46 +8,25 @@ import (
 	"strings"
 	"testing"
 
+	"signals/internal/app/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
 )
-
-// mcpCall sends one tools/call whose arguments are the raw JSON args, so
-// that the test controls every byte (duplicate names, 1.0 and the like),
-// and returns whether the result is an error with its structured content.
-func (ta *testApp) mcpCall(tool, args string) (isError bool, content map[string]any) {
-	ta.t.Helper()
-	resp, body := ta.mcpPost(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`)
-	if resp.StatusCode != http.StatusOK {
-		ta.t.Fatalf("tools/call %s: status %d\n%s", args, resp.StatusCode, body)
-	}
-	var rpc struct {
-		Result struct {
-			IsError           bool           `json:"isError"`
-			StructuredContent map[string]any `json:"structuredContent"`
-		} `json:"result"`
-		Error any `json:"error"`
-	}
-	if err := json.Unmarshal(body, &rpc); err != nil || rpc.Error != nil {
-		ta.t.Fatalf("tools/call %s: %v\n%s", args, err, body)
-	}
-	return rpc.Result.IsError, rpc.Result.StructuredContent
-}
 
 // TestUnknownParametersAreNamedInSortedOrder sends three unknown parameters
 // many times: the problem must name the same one, the first in sorted order,
 // every time (query strings are maps, so any other rule varies).
 func TestUnknownParametersAreNamedInSortedOrder(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	if err := ta.Store().SetLimits(t.Context(), 1, model.Limits{DailyRequests: 1000, MinuteRequests: 1000, DailySearches: 10, ConcurrentSearches: 1}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 40 {
-		resp, body := ta.get("/api/v1/signals?zeta=1&mu=2&alpha=3")
-		wantStatus(t, resp, body, http.StatusBadRequest)
-		if p := decode[problem.Problem](t, body); p.Code != failure.CodeUnknownParameter || p.Param != "alpha" {
+		resp, body := ta.Get("/api/v1/signals?zeta=1&mu=2&alpha=3")
+		apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+		if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeUnknownParameter || p.Param != "alpha" {
 			t.Fatalf("attempt %d: problem %s %s, want unknown_parameter alpha", i, p.Code, p.Param)
 		}
 	}
@@ -55,7 +34,7 @@ func TestUnknownParametersAreNamedInSortedOrder(t *testing.T) {
 		{"list_signals", `{"zeta":1,"mu":2,"alpha":3}`},
 		{"search_signals", `{"query":"x","zeta":1,"mu":2,"alpha":3}`},
 	} {
-		isError, p := ta.mcpCall(tc.tool, tc.args)
+		isError, p := ta.MCPCall(tc.tool, tc.args)
 		if !isError || p["code"] != string(failure.CodeUnknownParameter) || p["param"] != "alpha" {
 			t.Errorf("%s(%s) = %v, want unknown_parameter alpha", tc.tool, tc.args, p)
 		}
@@ -67,7 +46,7 @@ func TestUnknownParametersAreNamedInSortedOrder(t *testing.T) {
 // object ambiguous, so it is not valid JSON for the service.
 func TestJSONNamesAreExact(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
+	ta := apptest.Start(t)
 	for _, tc := range []struct {
 		name, body string
 		code       failure.Code
@@ -79,21 +58,21 @@ func TestJSONNamesAreExact(t *testing.T) {
 		{"duplicate_limit", `{"query":"robots","limit":2,"limit":3}`, failure.CodeInvalidJSON, ""},
 	} {
 		t.Run("http_"+tc.name, func(t *testing.T) {
-			resp, body := ta.search(tc.body)
-			wantStatus(t, resp, body, http.StatusBadRequest)
-			if p := decode[problem.Problem](t, body); p.Code != tc.code || p.Param != tc.param {
+			resp, body := ta.SearchSignals(tc.body)
+			apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+			if p := apptest.Decode[problem.Problem](t, body); p.Code != tc.code || p.Param != tc.param {
 				t.Errorf("problem %s %q, want %s %q\n%s", p.Code, p.Param, tc.code, tc.param, body)
 			}
 		})
 		t.Run("mcp_"+tc.name, func(t *testing.T) {
-			isError, p := ta.mcpCall("search_signals", tc.body)
+			isError, p := ta.MCPCall("search_signals", tc.body)
 			param, _ := p["param"].(string)
 			if !isError || p["status"] != 400.0 || p["code"] != string(tc.code) || param != tc.param {
 				t.Errorf("search_signals(%s) = %v, want 400 %s %q", tc.body, p, tc.code, tc.param)
 			}
 		})
 	}
-	isError, p := ta.mcpCall("list_signals", `{"page_size":2,"page_size":3}`)
+	isError, p := ta.MCPCall("list_signals", `{"page_size":2,"page_size":3}`)
 	if !isError || p["code"] != string(failure.CodeInvalidJSON) {
 		t.Errorf("list_signals with page_size twice = %v, want invalid_json", p)
 	}
@@ -103,32 +82,32 @@ func TestJSONNamesAreExact(t *testing.T) {
 // service does too; 5.5 is still out of range.
 func TestWholeNumbersAreIntegers(t *testing.T) {
 	t.Parallel()
-	ta, _ := newClockApp(t, noon)
-	ta.put(fixtures()...)
+	ta, _ := apptest.StartAt(t, apptest.Noon)
+	ta.Put(apptest.Fixtures()...)
 	for _, limit := range []string{"5.0", "5.00", "5e0", "0.5e1"} {
-		resp, body := ta.search(`{"query":"seed round for a robotics startup","limit":` + limit + `}`)
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.SearchSignals(`{"query":"seed round for a robotics startup","limit":` + limit + `}`)
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 	}
 	for _, limit := range []string{"5.5", "1e-1", "1e400"} {
-		resp, body := ta.search(`{"query":"x","limit":` + limit + `}`)
-		wantStatus(t, resp, body, http.StatusBadRequest)
-		p := decode[problem.Problem](t, body)
+		resp, body := ta.SearchSignals(`{"query":"x","limit":` + limit + `}`)
+		apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+		p := apptest.Decode[problem.Problem](t, body)
 		if p.Code != failure.CodeInvalidParameter || p.Param != "limit" || p.Minimum == nil || *p.Minimum != 1 || *p.Maximum != 50 {
 			t.Errorf("limit %s: %s", limit, body)
 		}
 	}
 	for _, args := range []string{`{"page":1.0}`, `{"page_size":2.0,"page":1e0}`} {
-		if isError, p := ta.mcpCall("list_signals", args); isError {
+		if isError, p := ta.MCPCall("list_signals", args); isError {
 			t.Errorf("list_signals(%s) = %v", args, p)
 		}
 	}
-	if isError, p := ta.mcpCall("list_signals", `{"page_size":2.0}`); isError || len(p["signals"].([]any)) != 2 {
+	if isError, p := ta.MCPCall("list_signals", `{"page_size":2.0}`); isError || len(p["signals"].([]any)) != 2 {
 		t.Errorf("list_signals page_size 2.0 = %v", p)
 	}
-	if isError, p := ta.mcpCall("search_signals", `{"query":"seed round for a robotics startup","limit":1.0}`); isError {
+	if isError, p := ta.MCPCall("search_signals", `{"query":"seed round for a robotics startup","limit":1.0}`); isError {
 		t.Errorf("search_signals limit 1.0 = %v", p)
 	}
-	isError, p := ta.mcpCall("list_signals", `{"page":1.5}`)
+	isError, p := ta.MCPCall("list_signals", `{"page":1.5}`)
 	if !isError || p["code"] != string(failure.CodeInvalidParameter) || p["param"] != "page" || p["minimum"] != 1.0 {
 		t.Errorf("list_signals page 1.5 = %v", p)
 	}
@@ -146,8 +125,8 @@ var limitStatement = regexp.MustCompile(`[0-9][0-9,]* (per minute|per UTC day|fr
 // ones.
 func TestLimitsAreCalledInitial(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	res, err := ta.mcpSession("2025-11-25").ListTools(t.Context(), nil)
+	ta := apptest.Start(t)
+	res, err := ta.MCPSession("2025-11-25").ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +143,7 @@ func TestLimitsAreCalledInitial(t *testing.T) {
 		}
 	}
 	// The table of /developers states the initial limits the code gives.
-	_, page := ta.get("/developers", "Accept", "text/markdown")
+	_, page := ta.Get("/developers", "Accept", "text/markdown")
 	l := model.InitialLimits
 	for _, n := range []int{l.DailyRequests, l.MinuteRequests, l.DailySearches, l.ConcurrentSearches} {
 		if cell := "| " + thousands(n) + " |"; !strings.Contains(string(page), cell) {
@@ -172,8 +151,8 @@ func TestLimitsAreCalledInitial(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/developers", "/llms.txt", "/.well-known/mcp.json", "/openapi.json"} {
-		resp, body := ta.get(path, "Accept", "text/markdown")
-		wantStatus(t, resp, body, http.StatusOK)
+		resp, body := ta.Get(path, "Accept", "text/markdown")
+		apptest.WantStatus(t, resp, body, http.StatusOK)
 		if !initialAndActual.Match(body) {
 			t.Errorf("%s does not call the limits initial and point to /api/v1/usage for the actual ones", path)
 		}
@@ -195,14 +174,14 @@ func thousands(n int) string {
 // and a resource that lists them.
 func TestMCPAndOpenAPIDescribeRequestsAlike(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	_, body := ta.get("/openapi.json")
+	ta := apptest.Start(t)
+	_, body := ta.Get("/openapi.json")
 	var doc map[string]any
 	if err := json.Unmarshal(body, &doc); err != nil {
 		t.Fatal(err)
 	}
 	schemas := doc["components"].(map[string]any)["schemas"].(map[string]any)
-	res, err := ta.mcpSession("2025-11-25").ListTools(t.Context(), nil)
+	res, err := ta.MCPSession("2025-11-25").ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +200,7 @@ func TestMCPAndOpenAPIDescribeRequestsAlike(t *testing.T) {
 		}
 		country["anyOf"] = []any{key, map[string]any{"type": "array", "items": key}}
 		want, _ := json.Marshal(request)
-		if !sameJSON(t, got, want) {
+		if !apptest.SameJSON(t, got, want) {
 			t.Errorf("search_signals input schema\n%s\nis not the OpenAPI SearchRequest\n%s", got, want)
 		}
 	}
@@ -263,8 +242,8 @@ func inlineRefs(v any, schemas map[string]any) any {
 // searched with U+FFFD in its place; the list's q is held to the same rule.
 func TestSearchQueryMustBeUnicodeText(t *testing.T) {
 	t.Parallel()
-	ta := newTestApp(t)
-	ta.put(fixtures()...)
+	ta := apptest.Start(t)
+	ta.Put(apptest.Fixtures()...)
 	for _, tc := range []struct{ name, body string }{
 		{"invalid_bytes", "{\"query\":\"robots \xff\xfe\"}"},
 		{"lone_surrogate", `{"query":"robots \ud800"}`},
@@ -272,26 +251,26 @@ func TestSearchQueryMustBeUnicodeText(t *testing.T) {
 		{"nul", `{"query":"robots\u0000funding"}`},
 	} {
 		t.Run("http_"+tc.name, func(t *testing.T) {
-			resp, body := ta.search(tc.body)
-			wantStatus(t, resp, body, http.StatusBadRequest)
-			if p := decode[problem.Problem](t, body); p.Code != failure.CodeInvalidParameter || p.Param != "query" {
+			resp, body := ta.SearchSignals(tc.body)
+			apptest.WantStatus(t, resp, body, http.StatusBadRequest)
+			if p := apptest.Decode[problem.Problem](t, body); p.Code != failure.CodeInvalidParameter || p.Param != "query" {
 				t.Errorf("problem %s %q, want invalid_parameter query\n%s", p.Code, p.Param, body)
 			}
 		})
 		t.Run("mcp_"+tc.name, func(t *testing.T) {
-			isError, p := ta.mcpCall("search_signals", tc.body)
+			isError, p := ta.MCPCall("search_signals", tc.body)
 			if !isError || p["status"] != 400.0 || p["code"] != string(failure.CodeInvalidParameter) || p["param"] != "query" {
 				t.Errorf("search_signals(%q) = %v, want 400 invalid_parameter query", tc.body, p)
 			}
 		})
 	}
 	for _, args := range []string{"{\"q\":\"a\xff\"}", `{"q":"a\ud800"}`, `{"q":"a\u0000"}`} {
-		isError, p := ta.mcpCall("list_signals", args)
+		isError, p := ta.MCPCall("list_signals", args)
 		if !isError || p["code"] != string(failure.CodeInvalidParameter) || p["param"] != "q" {
 			t.Errorf("list_signals(%q) = %v, want invalid_parameter q", args, p)
 		}
 	}
 	// A surrogate pair is one character, and fine.
-	resp, body := ta.search(`{"query":"robots \ud83e\udd16"}`)
-	wantStatus(t, resp, body, http.StatusOK)
+	resp, body := ta.SearchSignals(`{"query":"robots \ud83e\udd16"}`)
+	apptest.WantStatus(t, resp, body, http.StatusOK)
 }
