@@ -44,7 +44,7 @@ func gunzip(t *testing.T, b []byte) []byte {
 // not ask are answered plainly; every answer varies on Accept-Encoding.
 func TestCompression(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	var more []model.Signal
 	for i := range 30 {
 		more = append(more, storetest.Sig(fmt.Sprintf("more-%02d", i), 10+i))

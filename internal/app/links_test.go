@@ -3,6 +3,7 @@ package app_test
 import (
 	"net/http"
 	"regexp"
+	"signals/internal/app/apptest"
 	"slices"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // The discovery documents and the Markdown pages link only to what exists.
 func TestDocumentLinksExist(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	base := ta.Config.BaseURL
 	link := regexp.MustCompile(regexp.QuoteMeta(base) + `[^\s"'<>)\]\x60,]*`)
 	sources := []struct{ path, accept string }{

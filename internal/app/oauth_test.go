@@ -65,7 +65,7 @@ var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" valu
 
 // consent follows an authorization URL as the signed-in browser, answers
 // the consent page with decision and returns the redirect's parameters.
-func consent(b *apptest.Browser, t *testing.T, authURL, decision string) url.Values {
+func consent(t *testing.T, b *apptest.Browser, authURL, decision string) url.Values {
 	t.Helper()
 	u, _ := url.Parse(authURL)
 	resp, body := b.Get(u.RequestURI())
@@ -96,7 +96,7 @@ func authorize(t *testing.T, b *apptest.Browser, conf *oauth2.Config) (*oauth2.T
 	t.Helper()
 	verifier := oauth2.GenerateVerifier()
 	authURL := conf.AuthCodeURL("st4te", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
-	q := consent(b, t, authURL, "allow")
+	q := consent(t, b, authURL, "allow")
 	if q.Get("state") != "st4te" || q.Get("iss") != "https://signals.example" || q.Get("code") == "" {
 		t.Fatalf("redirect parameters %v", q)
 	}
@@ -178,7 +178,7 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 	if back != u.RequestURI() {
 		t.Fatalf("after sign-in: sent to %q", back)
 	}
-	q := consent(b, t, ta.URL+back, "allow")
+	q := consent(t, b, ta.URL+back, "allow")
 	tok, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +249,7 @@ func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
 	conf := oauthConfig(ta.URL, register(t, ta.URL, "Slow"))
 	b := apptest.SignedIn(t, ta)
 	verifier := oauth2.GenerateVerifier()
-	q := consent(b, t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+	q := consent(t, b, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
 	clk.Set(apptest.Noon.Add(61 * time.Second))
 	if _, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier)); oauthError(err) != "invalid_grant" {
 		t.Fatalf("expired code: %v", err)
@@ -265,7 +265,7 @@ func TestOAuthTokenRefusals(t *testing.T) {
 	newCode := func() (string, string) {
 		verifier := oauth2.GenerateVerifier()
 		conf := oauthConfig(ta.URL, client)
-		q := consent(b, t, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+		q := consent(t, b, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
 		return q.Get("code"), verifier
 	}
 	for _, tc := range []struct {
@@ -439,7 +439,7 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 	}
 	// Deny goes back with access_denied and the state.
 	conf := oauthConfig(ta.URL, client)
-	q := consent(b, t, conf.AuthCodeURL("keep", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", testResource)), "deny")
+	q := consent(t, b, conf.AuthCodeURL("keep", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", testResource)), "deny")
 	if q.Get("error") != "access_denied" || q.Get("state") != "keep" || q.Has("code") {
 		t.Errorf("deny: %v", q)
 	}

@@ -1,4 +1,4 @@
-package app_test
+package web_test
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ func withTracking(path string) string {
 // non-default values, in a fixed order. The JSON API stays strict.
 func TestSharedLinksIgnoreUnusedParameters(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	base := ta.Config.BaseURL
 	pages := []struct{ path, canonical string }{
 		{"/", "/"},
@@ -136,7 +136,7 @@ var codeNames = []string{"invalid_parameter", "unknown_parameter", "allowed_valu
 // the rest of the address is kept, the tracking parameters are not.
 func TestSharedLinksExplainBadValues(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	base := ta.Config.BaseURL
 	long := strings.Repeat("x", 201)
 	for _, tt := range []struct {

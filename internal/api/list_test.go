@@ -1,4 +1,4 @@
-package app_test
+package api_test
 
 import (
 	"bytes"
@@ -295,7 +295,7 @@ func TestMethodsAndUnknownPaths(t *testing.T) {
 // parameter, on every API endpoint that reads a query.
 func TestMalformedQueryEncoding(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	queries := []struct{ query, param string }{
 		{"page_size=2&tags=job%ZZ", "tags"},
 		{"page_size=2;tags=job", "page_size"},

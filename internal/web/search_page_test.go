@@ -1,4 +1,4 @@
-package app_test
+package web_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 // usageNow reads the account's usage through the API (which counts the
 // read as a request, as the contract says).
-func usageNow(ta *apptest.App, t *testing.T) reads.UsageResponse {
+func usageNow(t *testing.T, ta *apptest.App) reads.UsageResponse {
 	t.Helper()
 	resp, body := ta.Get("/api/v1/usage")
 	apptest.WantStatus(t, resp, body, http.StatusOK)
@@ -23,7 +23,7 @@ func usageNow(ta *apptest.App, t *testing.T) reads.UsageResponse {
 }
 
 // searchPage opens /search?query=q (and more parameters) in b.
-func searchPage(b *apptest.Browser, t *testing.T, query string, more url.Values, header ...string) (*http.Response, string) {
+func searchPage(t *testing.T, b *apptest.Browser, query string, more url.Values, header ...string) (*http.Response, string) {
 	t.Helper()
 	v := url.Values{"query": {query}}
 	for name, values := range more {
@@ -40,11 +40,11 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 	ta, _ := apptest.StartAt(t, apptest.Noon)
 	ta.Put(apptest.Fixtures()...)
 	b := apptest.SignedIn(t, ta)
-	if u := usageNow(ta, t); u.DailySearches.Used != 0 || u.DailyRequests.Used != 1 {
+	if u := usageNow(t, ta); u.DailySearches.Used != 0 || u.DailyRequests.Used != 1 {
 		t.Fatalf("before: %+v", u)
 	}
 
-	resp, page := searchPage(b, t, "seed round for a robotics startup", nil)
+	resp, page := searchPage(t, b, "seed round for a robotics startup", nil)
 	apptest.WantPage(t, resp, page, http.StatusOK)
 	if !regexp.MustCompile(`<span class="relevance">Relevance (0\.(8[5-9]|9[0-9])|1\.00)</span>`).MatchString(page) {
 		t.Errorf("the page shows no relevance at or above the cutoff:\n%s", page)
@@ -60,7 +60,7 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 	}
 	// The page spends a search, not a request: requests are the API's and
 	// MCP's (docs/mcp.md).
-	if u := usageNow(ta, t); u.DailySearches.Used != 1 || u.DailyRequests.Used != 2 {
+	if u := usageNow(t, ta); u.DailySearches.Used != 1 || u.DailyRequests.Used != 2 {
 		t.Errorf("after the page's search: searches %+v, requests %+v", u.DailySearches, u.DailyRequests)
 	}
 
@@ -69,14 +69,14 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 	if r := apptest.Decode[reads.SearchResponse](t, body); r.CacheHit || r.SearchesRemaining != 8 {
 		t.Errorf("API search: cache_hit %v, searches_remaining %d", r.CacheHit, r.SearchesRemaining)
 	}
-	if u := usageNow(ta, t); u.DailySearches.Used != 2 {
+	if u := usageNow(t, ta); u.DailySearches.Used != 2 {
 		t.Errorf("after the API's search: %+v", u.DailySearches)
 	}
 
 	// The page's search again, written differently, and the API's search
 	// from the page: both answer from the cache, and cost nothing.
 	for _, query := range []string{"  seed round  for a robotics startup ", "a French company hiring a machine learning engineer"} {
-		resp, page = searchPage(b, t, query, nil)
+		resp, page = searchPage(t, b, query, nil)
 		apptest.WantPage(t, resp, page, http.StatusOK)
 		for _, want := range []string{"From the cache", "cost nothing", "8 searches left today (of 10)"} {
 			if !strings.Contains(page, want) {
@@ -89,7 +89,7 @@ func TestSearchPageSharesTheAPIsSearches(t *testing.T) {
 	if r := apptest.Decode[reads.SearchResponse](t, body); !r.CacheHit || r.SearchesRemaining != 8 {
 		t.Errorf("the page's search from the API: cache_hit %v, searches_remaining %d", r.CacheHit, r.SearchesRemaining)
 	}
-	if u := usageNow(ta, t); u.DailySearches.Used != 2 {
+	if u := usageNow(t, ta); u.DailySearches.Used != 2 {
 		t.Errorf("after cache hits: %+v", u.DailySearches)
 	}
 }
@@ -123,7 +123,7 @@ func TestSearchPageRunsNoSearchUnasked(t *testing.T) {
 
 	b := apptest.SignedIn(t, ta)
 	for _, h := range [][]string{{"Sec-Purpose", "prefetch"}, {"Purpose", "prefetch"}, {"Sec-Purpose", "prefetch;prerender"}} {
-		resp, page = searchPage(b, t, "robotics funding", nil, h...)
+		resp, page = searchPage(t, b, "robotics funding", nil, h...)
 		apptest.WantPage(t, resp, page, http.StatusServiceUnavailable)
 		if !strings.Contains(page, "a search runs only when you open it") || strings.Contains(page, "Relevance") {
 			t.Errorf("%s: %s", h, page)
@@ -134,12 +134,12 @@ func TestSearchPageRunsNoSearchUnasked(t *testing.T) {
 	if page != "" {
 		t.Errorf("HEAD has a body: %s", page)
 	}
-	resp, page = searchPage(b, t, "", nil, "Accept", "text/markdown")
+	resp, page = searchPage(t, b, "", nil, "Accept", "text/markdown")
 	apptest.WantPage(t, resp, page, http.StatusBadRequest) // HTML: a personal page is never Markdown
 	if !strings.Contains(page, "Write what you are looking for") {
 		t.Errorf("Markdown asked, empty query:\n%s", page)
 	}
-	if u := usageNow(ta, t); u.DailySearches.Used != 0 {
+	if u := usageNow(t, ta); u.DailySearches.Used != 0 {
 		t.Errorf("searches ran: %+v", u.DailySearches)
 	}
 	// The bare page, signed in, shows the form and what is left.
@@ -186,7 +186,7 @@ func TestSearchPageRefusalsInWords(t *testing.T) {
 		{"cached still", "seed round for a robotics startup", nil, []string{"From the cache"}, http.StatusOK},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			resp, page := searchPage(b, t, tt.query, tt.more)
+			resp, page := searchPage(t, b, tt.query, tt.more)
 			apptest.WantPage(t, resp, page, tt.status)
 			for _, want := range tt.want {
 				if !strings.Contains(page, want) {
@@ -200,11 +200,11 @@ func TestSearchPageRefusalsInWords(t *testing.T) {
 			}
 		})
 	}
-	resp, _ := searchPage(b, t, "another one", nil)
+	resp, _ := searchPage(t, b, "another one", nil)
 	if got := resp.Header.Get("Retry-After"); got != "43185" {
 		t.Errorf("Retry-After = %q, want the seconds to midnight", got)
 	}
-	if u := usageNow(ta, t); u.DailySearches.Used != 2 {
+	if u := usageNow(t, ta); u.DailySearches.Used != 2 {
 		t.Errorf("searches %+v", u.DailySearches)
 	}
 }

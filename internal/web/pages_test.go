@@ -1,4 +1,4 @@
-package app_test
+package web_test
 
 import (
 	"net/http"

@@ -1,9 +1,10 @@
-package app_test
+package web_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -21,7 +22,7 @@ import (
 // that is not public is a 404 like an unknown id.
 func TestSignalPage(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	long := strings.Repeat("word ", 200) + "THE-HIDDEN-TAIL"
 	ta.Put(
 		storetest.Sig("long one", 5, func(s *model.Signal) { s.Text = long }),
@@ -97,7 +98,7 @@ func TestSignalPage(t *testing.T) {
 // gives the source link as external_url.
 func TestFeedsLinkSignalPages(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	base := ta.Config.BaseURL
 	_, body := ta.Get("/feed.json", "Authorization", "")
 	var f struct {
@@ -137,7 +138,7 @@ func TestFeedsLinkSignalPages(t *testing.T) {
 // address leaves it out.
 func TestSignalPageWayBack(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	_, body := ta.Get("/?tags=job&country=france", "Authorization", "")
 	link := `href="/signals/plain-2?from=%2F%3Ftags%3Djob%26country%3Dfrance"`
 	if !bytes.Contains(body, []byte(link)) {
@@ -183,7 +184,7 @@ func TestSignalPageWayBack(t *testing.T) {
 // orthogonal to every other and "new" has no vector yet.
 func relatedApp(t *testing.T) *apptest.App {
 	t.Helper()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	ta.Put(
 		storetest.Sig("own", 10, func(s *model.Signal) { s.Text = "Our humanoid robots finished 1,000 shifts. More below." }),
 		storetest.Sig("near", 11, func(s *model.Signal) { s.Text = "Humanoids on the line: a report.\nDetails follow." }),
@@ -250,11 +251,11 @@ func TestSignalPageRelated(t *testing.T) {
 // At most five related signals are listed, however many are close.
 func TestSignalPageRelatedAtMostFive(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	vectors := map[string][]float32{"own": {1, 0}}
 	ta.Put(storetest.Sig("own", 10))
 	for i := range 8 {
-		id := "close-" + nth(i)
+		id := fmt.Sprintf("close-%02d", i)
 		ta.Put(storetest.Sig(id, 20+i))
 		vectors[id] = []float32{1, float32(i) / 10}
 	}
@@ -262,12 +263,12 @@ func TestSignalPageRelatedAtMostFive(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, body := ta.Get("/signals/own", "Authorization", "")
-	got := regexp.MustCompile(`<li><a href="/signals/(close-[a-z]+)" dir="auto">`).FindAllSubmatch(body, -1)
+	got := regexp.MustCompile(`<li><a href="/signals/(close-[0-9]+)" dir="auto">`).FindAllSubmatch(body, -1)
 	var ids []string
 	for _, m := range got {
 		ids = append(ids, string(m[1]))
 	}
-	if want := []string{"close-aa", "close-ab", "close-ac", "close-ad", "close-ae"}; !slices.Equal(ids, want) {
+	if want := []string{"close-00", "close-01", "close-02", "close-03", "close-04"}; !slices.Equal(ids, want) {
 		t.Errorf("related = %v, want %v", ids, want)
 	}
 }

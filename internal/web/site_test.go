@@ -1,4 +1,4 @@
-package app_test
+package web_test
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mmcdole/gofeed"
 	"github.com/yuin/goldmark"
@@ -25,46 +24,10 @@ import (
 	"signals/internal/web"
 )
 
-// hostile is signal text that tries every way of becoming markup.
-const hostile = "<script>alert(1)</script> [click](javascript:alert(1)) ![x](https://evil.example/x.png)\n" +
-	"# Heading\n===\n~~~\n<b>bold</b> https://evil.example/a www.evil.example mail@evil.example &amp; `code` *em*\n" +
-	"    indented\n> quote\n- item\n<!-- comment --> ]]> </description>"
-
-// newSiteApp is a test app with a few public signals (one hostile), a hub
-// and an article.
-func newSiteApp(t *testing.T) *apptest.App {
-	t.Helper()
-	ta := apptest.Start(t)
-	ta.Put(
-		storetest.Sig("plain-1", 1),
-		storetest.Sig("plain-2", 2, func(s *model.Signal) {
-			s.Tag = "job"
-			s.Country = "france"
-			s.Language = "fr"
-			s.PublishedAtPrecision = "day"
-		}),
-		storetest.Sig("evil/1", 3, func(s *model.Signal) {
-			s.Text, s.AuthorName, s.AuthorHeadline = hostile, `<img src=x onerror=alert(1)>`, `[x](https://evil.example/h) ## not a heading`
-			s.SourceURL = "https://example.org/post?a=1&b=<2>"
-		}),
-		storetest.Sig("hidden", 4, func(s *model.Signal) { s.Status = model.StatusHidden; s.Text = "secret hidden text" }),
-	)
-	ctx := context.Background()
-	if err := ta.Store().CreateHub(ctx, model.Hub{Slug: "jobs", Title: "Jobs", Description: "Hiring.", Filter: "tags=job"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := ta.Store().PutArticles(ctx, []model.Article{{Slug: "hello", Title: "Hello", Summary: "A first note.",
-		PublishedAt: time.Date(2026, 10, 5, 0, 0, 0, 0, time.UTC),
-		Body:        "Some *text* and a [link](/developers).\n\n<script>alert(1)</script>\n\n<b>raw</b>\n"}}); err != nil {
-		t.Fatal(err)
-	}
-	return ta
-}
-
 // Each kind of page, in HTML and in Markdown, is pinned by a golden file.
 func TestSitePagesGolden(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, tt := range []struct{ name, path string }{
 		{"home", "/?page_size=2"},
 		{"home_filtered", "/?tags=job&country=france"},
@@ -102,7 +65,7 @@ func TestSitePagesGolden(t *testing.T) {
 // Every HTML page carries the security headers and links to its feeds.
 func TestSiteHTMLHeaders(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, tt := range []struct{ path, feed string }{
 		{"/", `href="/feed.atom"`},
 		{"/?tags=job", `href="/feed.atom?tags=job"`},
@@ -132,7 +95,7 @@ func TestSiteHTMLHeaders(t *testing.T) {
 // user-generated.
 func TestSiteHTMLEscapesSignals(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	_, body := ta.Get("/", "Authorization", "")
 	for _, bad := range []string{"<script>alert", "<b>bold", "<img src=x", `href="javascript:`, `href="https://evil.example`} {
 		if bytes.Contains(body, []byte(bad)) {
@@ -151,7 +114,7 @@ func TestSiteHTMLEscapesSignals(t *testing.T) {
 // HTML: parsing the page finds only the page's own structure.
 func TestSiteMarkdownEscapesSignals(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, path := range []string{"/", "/hubs/jobs", "/?q=%3Cb%3E%5Bx%5D(y)", "/signals/evil%2F1"} {
 		_, body := ta.Get(path, "Authorization", "", "Accept", "text/markdown")
 		md := goldmark.New(goldmark.WithExtensions(extension.GFM))
@@ -200,7 +163,7 @@ func headingOfOurs(h string) bool {
 // program that asks for JSON as the API's problem details.
 func TestSiteBadFilter(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	_, apiBody := ta.Get("/api/v1/signals?page_size=99")
 	want := apptest.Decode[problem.Problem](t, apiBody)
 	for _, tt := range []struct{ accept, contentType, says string }{
@@ -237,7 +200,7 @@ func TestSiteBadFilter(t *testing.T) {
 // prefetch keeps the normal format; HEAD answers like GET without a body.
 func TestSiteNegotiation(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, path := range []string{"/", "/hubs/jobs", "/articles/hello", "/about", "/hubs", "/articles", "/signals/plain-1"} {
 		resp, body := ta.Get(path, "Authorization", "", "Accept", "text/markdown", "HX-Request", "true")
 		if resp.StatusCode != 400 || !bytes.Contains(body, []byte(string(failure.CodeConflictingFormats))) {
@@ -268,7 +231,7 @@ func TestSiteNegotiation(t *testing.T) {
 // of its filter with their source links, authors and dates.
 func TestFeeds(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, tt := range []struct {
 		path, contentType string
 		ids               []string
@@ -352,7 +315,7 @@ func TestFeeds(t *testing.T) {
 // them at once.
 func TestFeedValidators(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	resp, first := ta.Get("/feed.json", "Authorization", "")
 	etag, modified := resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 	if etag == "" || modified == "" {
@@ -389,7 +352,7 @@ func TestFeedValidators(t *testing.T) {
 // are: an agent copies tf-2026-11-0023, not tf\-2026\-11\-0023.
 func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	ta.Put(storetest.Sig("tf-2026-11-0023", 9, func(s *model.Signal) { s.AuthorName = "scalinglaws_fan" }))
 	_, body := ta.Get("/", "Authorization", "", "Accept", "text/markdown")
 	for _, want := range []string{"- ID: `tf-2026-11-0023`\n", "- Author: `scalinglaws_fan`", "- ID: `evil/1`\n"} {
@@ -404,7 +367,7 @@ func TestSiteMarkdownIDsCopyAsTheyAre(t *testing.T) {
 // reads its data-hx-* forms).
 func TestSiteHTMLMetadata(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	base := ta.Config.BaseURL
 	for _, tt := range []struct{ path, canonical string }{
 		{"/", base + "/"},
@@ -450,7 +413,7 @@ func TestSiteHTMLMetadata(t *testing.T) {
 // snippet says its language.
 func TestSiteHTMLSignalText(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	ta.Put(storetest.Sig("bidi", 9, func(s *model.Signal) {
 		s.Text = "bell\a vt\v nul del\x7f c1\u0085 nonchar\ufffe \u202Ereversed\u202C and \u2066isolate"
 		s.AuthorName, s.AuthorHeadline = "\u202Enimda", "head\x01line"
@@ -478,7 +441,7 @@ func TestSiteHTMLSignalText(t *testing.T) {
 // escaped, and links back to the site and its feeds.
 func TestSiteNotFoundPage(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	resp, body := ta.Get("/nothing%3Cb%3E%E2%80%AE", "Authorization", "")
 	page := string(body)
 	if resp.StatusCode != http.StatusNotFound {
@@ -508,7 +471,7 @@ func TestSiteNotFoundPage(t *testing.T) {
 // what was sent and the error next to its field.
 func TestSiteBadFilterForm(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, tt := range []struct{ name, path, errorID, clear string }{
 		{"language", "/?tags=job&language=de&q=robots", "f-language-error", "/?tags=job&amp;q=robots"},
 		{"tag", "/?tags=job,nope", "f-tags-error", "/?tags=job"},
@@ -552,7 +515,7 @@ func TestSiteBadFilterForm(t *testing.T) {
 // reaches as deep.
 func TestSiteTooDeepPage(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	if err := ta.Store().CreateHub(context.Background(), model.Hub{Slug: "plain", Title: "Plain", Description: "Plain words.",
 		Filter: "q=plain"}); err != nil {
 		t.Fatal(err)
@@ -604,7 +567,7 @@ func TestSiteTooDeepPage(t *testing.T) {
 // signals, not to a newer page as empty.
 func TestSitePastTheEnd(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, tt := range []struct{ path, want, back string }{
 		{"/?page=999", "Go to the first page", `href="/"`},
 		{"/?page_size=1&page=999", "Go to the last page, 3", `href="/?page_size=1&amp;page=3"`},
@@ -632,7 +595,7 @@ func TestSitePastTheEnd(t *testing.T) {
 // change of a chip or a list submits the form where JavaScript runs.
 func TestSiteFilterAddressDropsEmptyFields(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, tt := range []struct{ query, location string }{
 		{"?tags=job&language=&country=&q=", "/?tags=job"},

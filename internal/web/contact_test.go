@@ -1,4 +1,4 @@
-package app_test
+package web_test
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"signals/internal/app"
 	"signals/internal/app/apptest"
 	"signals/internal/model"
 )
@@ -61,29 +60,12 @@ func TestContactPage(t *testing.T) {
 	}
 }
 
-// A contact address that is not one plain email address stops the service
-// before it serves.
-func TestContactEmailChecked(t *testing.T) {
-	t.Parallel()
-	for _, bad := range []string{"editors", "Editors <editors@example.org>", "a@example.org, b@example.org",
-		`"a b"@example.org`, "mailto:editors@example.org", "editors@example.org)"} {
-		cfg := apptest.Config(t)
-		cfg.ContactEmail = bad
-		if a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil {
-			a.Close()
-			t.Errorf("%q accepted", bad)
-		} else if !strings.Contains(err.Error(), "SIGNALS_CONTACT_EMAIL") {
-			t.Errorf("%q: %v, want an error naming the setting", bad, err)
-		}
-	}
-}
-
 // /privacy says what is kept, why, for how long and how to delete it, in
 // HTML and Markdown; every page's footer links to it, and the sitemap
 // lists it.
 func TestPrivacyPage(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, accept := range []string{"text/html", "text/markdown"} {
 		resp, body := ta.Get("/privacy", "Authorization", "", "Accept", accept)
 		if resp.StatusCode != 200 {
@@ -122,7 +104,7 @@ func TestPrivacyPage(t *testing.T) {
 // semantic search.
 func TestEmptyFeedSuggests(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	path := "/?tags=job,funding&country=canada&q=" + "quantum+robot+llama"
 	want := []string{
 		`<a href="/?tags=job&amp;country=canada&amp;q=quantum&#43;robot&#43;llama">Without kind Funding</a>`,
@@ -164,7 +146,7 @@ func TestEmptyFeedSuggests(t *testing.T) {
 // once and leads to the whole feed, whose filter a reader can change.
 func TestEmptyHubLeadsToTheFeed(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	hub := model.Hub{Slug: "nothing", Title: "Nothing", Description: "Never matches.", Filter: "q=zzqqxxnotaword"}
 	if err := ta.Store().CreateHub(context.Background(), hub); err != nil {
 		t.Fatal(err)

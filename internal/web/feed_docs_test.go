@@ -1,4 +1,4 @@
-package app_test
+package web_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/mmcdole/gofeed"
 
+	"signals/internal/app/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )
@@ -19,7 +20,7 @@ import (
 // themselves by their newest signal, alike in every format.
 func TestFeedDocuments(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	ta.Put(storetest.Sig("paras", 0, func(s *model.Signal) {
 		s.Text = "First <paragraph>\nstill first\n\nSecond & last"
 	}))
@@ -72,7 +73,7 @@ func TestFeedDocuments(t *testing.T) {
 // leads to each hub's.
 func TestHubFeedLinks(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	// The hub and the list of hubs lead to the hub's subscribe page, which
 	// gives each feed's whole address.
 	for _, path := range []string{"/hubs/jobs", "/hubs"} {
@@ -100,7 +101,7 @@ func TestHubFeedLinks(t *testing.T) {
 // signals. A filter the feed refuses is refused there too.
 func TestSubscribePages(t *testing.T) {
 	t.Parallel()
-	ta := newSiteApp(t)
+	ta := apptest.StartSite(t)
 	for _, tc := range []struct{ page, subscribe string }{
 		{"/", "/subscribe"},
 		{"/?tags=job&country=france", "/subscribe?tags=job&amp;country=france"},
