@@ -34,7 +34,8 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 	ctx := context.Background()
 	name := pgtest.RandomName("signals_drop_")
 	cfg := apptest.Config(t)
-	own := cfg.Database // the test's own sessions, which are not terminated
+	// A database of its own: the test makes it refuse connections.
+	own := pgtest.FreshDatabase(t) // the test's own sessions, which are not terminated
 	cfg.Database = pgtest.WithParam(own, "application_name", name)
 	ta := apptest.StartWith(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	limits := model.Limits{DailyRequests: 1000, MinuteRequests: 40, DailySearches: 10, ConcurrentSearches: 1}

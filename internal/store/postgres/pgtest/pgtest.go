@@ -102,3 +102,21 @@ func FreshSchema(t testing.TB) string {
 	t.Cleanup(func() { Exec(t, base, `DROP SCHEMA `+schema+` CASCADE`) })
 	return WithParam(base, "search_path", schema)
 }
+
+// FreshDatabase creates an empty database on the server, dropped when the
+// test ends, and returns the connection string that selects it: for a test
+// that must make its database refuse connections without touching the
+// tests that share the server's.
+func FreshDatabase(t testing.TB) string {
+	t.Helper()
+	base := ServerURL(t)
+	u, err := url.Parse(base)
+	if err != nil || !strings.Contains(base, "://") {
+		t.Fatalf("%s is not a URL: %v", EnvURL, err)
+	}
+	name := RandomName("signals_test_")
+	Exec(t, base, `CREATE DATABASE `+name)
+	t.Cleanup(func() { Exec(t, base, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`) })
+	u.Path = "/" + name
+	return u.String()
+}
