@@ -48,6 +48,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"os"
@@ -57,6 +58,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -304,7 +306,12 @@ func database(t *testing.T) string {
 }
 
 // freePorts gives each documentation port of a page's recipes, and 8080
-// in any case, a free port of the machine.
+// in any case, a free port of the machine that no other page was given.
+//
+// A recipe's server binds its port some time after the port was chosen, so
+// the port is not held meanwhile. It is therefore drawn below the kernel's
+// ephemeral range (where nothing that binds port 0, as every other test
+// does, is given a port) and remembered, so that no two pages share one.
 func freePorts(p page) (map[string]string, error) {
 	ports := map[string]string{"8080": ""}
 	for _, b := range p.blocks {
@@ -312,21 +319,47 @@ func freePorts(p page) (map[string]string, error) {
 			ports[m] = ""
 		}
 	}
-	var held []net.Listener
-	defer func() {
-		for _, l := range held {
-			l.Close()
-		}
-	}()
+	low := ephemeralLow()
+	givenMu.Lock()
+	defer givenMu.Unlock()
 	for k := range ports {
-		l, err := net.Listen("tcp", ":0")
-		if err != nil {
-			return nil, err
+		for tries := 0; ports[k] == ""; tries++ {
+			if tries == 1000 {
+				return nil, errors.New("no free port below the ephemeral range")
+			}
+			port := 10000 + rand.IntN(low-10000)
+			if given[port] {
+				continue
+			}
+			l, err := net.Listen("tcp", ":"+strconv.Itoa(port))
+			if err != nil {
+				continue
+			}
+			l.Close()
+			given[port] = true
+			ports[k] = strconv.Itoa(port)
 		}
-		held = append(held, l)
-		ports[k] = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
+}
+
+var (
+	givenMu sync.Mutex
+	given   = map[int]bool{} // ports handed to a page already
+)
+
+// ephemeralLow is the first port of the kernel's ephemeral range, the
+// ports it gives to a bind of port 0 (Linux's default when unreadable).
+func ephemeralLow() int {
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				low = n
+			}
+		}
+	}
+	return low
 }
 
 // have checks one need of a page: a command on PATH, or "name>=version",
