@@ -19,6 +19,11 @@ const progressEvery = 30 * time.Second
 // IndexOnce embeds every public signal that has no current vector under the
 // scorer's model, and returns how many it embedded.
 func (s *Service) IndexOnce(ctx context.Context) (int, error) {
+	return s.indexOnce(ctx, func(f func()) { f() })
+}
+
+// indexOnce is IndexOnce with the model's work run by run.
+func (s *Service) indexOnce(ctx context.Context, run func(func())) (int, error) {
 	vectorModel := s.Scorer.Model()
 	total := 0
 	start, said := time.Now(), time.Now()
@@ -27,7 +32,9 @@ func (s *Service) IndexOnce(ctx context.Context) (int, error) {
 		for i, d := range docs {
 			texts[i] = d.Text
 		}
-		vecs, err := s.Scorer.EmbedDocuments(ctx, texts)
+		var vecs [][]float32
+		var err error
+		run(func() { vecs, err = s.Scorer.EmbedDocuments(ctx, texts) })
 		if err != nil {
 			return err
 		}
@@ -76,10 +83,13 @@ func EachNeedingVectors(ctx context.Context, st interface {
 // Index keeps vectors current until ctx ends: signals imported by another
 // process or made public later are embedded within every. Between changes
 // (the store's generation) a tick costs one row read, not a pass over the
-// archive.
+// archive. The model runs at the lowest scheduling priority (see
+// background), so that requests go first.
 func (s *Service) Index(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	bg := startBackground()
+	defer bg.stop()
 	done := int64(-1) // the generation the last complete pass started at
 	first := true
 	for {
@@ -87,7 +97,7 @@ func (s *Service) Index(ctx context.Context, every time.Duration) {
 		if err == nil && gen != done {
 			var n int
 			start := time.Now()
-			n, err = s.IndexOnce(ctx)
+			n, err = s.indexOnce(ctx, bg.do)
 			if err == nil {
 				done = gen
 				if s.Log != nil && (n > 0 || first) {

@@ -37,6 +37,7 @@ func Load(path string) (string, error) {
 		err := ort.InitializeEnvironment(ort.WithLogLevelError())
 		if err == nil {
 			loadedPath = p
+			tuneMalloc()
 			return p, nil
 		}
 		errs = append(errs, err)
