@@ -31,6 +31,26 @@ func BenchmarkEmbedDemo(b *testing.B) {
 	b.ReportMetric(float64(len(texts)*b.N)/b.Elapsed().Seconds(), "signals/s")
 }
 
+// BenchmarkEmbedArchive is BenchmarkEmbedDemo on 512 texts of the
+// synthetic archive of the load tests (tools/synth), most of which reach
+// the model's token cut:
+//
+//	SIGNALS_ONNXRUNTIME=$(bash scripts/onnxruntime.sh) go test -run '^$' -bench EmbedArchive -benchtime 2x ./internal/search/sentence/
+func BenchmarkEmbedArchive(b *testing.B) {
+	enc := benchEncoder(b)
+	var texts []string
+	for s := range demo.Synthetic(512, 1) {
+		texts = append(texts, model.Cut(s.Text, search.CandidateChars))
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := enc.EmbedDocuments(context.Background(), texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(texts)*b.N)/b.Elapsed().Seconds(), "signals/s")
+}
+
 // BenchmarkEmbedQuery embeds one short query, as a search does.
 func BenchmarkEmbedQuery(b *testing.B) {
 	enc := benchEncoder(b)
