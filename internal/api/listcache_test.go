@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"testing"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/auth"
 	"signals/internal/failure"
 	"signals/internal/model"

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/demo"
 	"signals/internal/model"
 	"signals/internal/reads"

@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"

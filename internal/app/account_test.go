@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/auth"
 	"signals/internal/label"
 	"signals/internal/mail/smtptest"

@@ -20,7 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/auth"
 	"signals/internal/model"
 	"signals/internal/store/sqlite"

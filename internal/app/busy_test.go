@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/gzipped"
 	"signals/internal/model"
 	"signals/internal/store/storetest"

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 )
 
 // A contact address that is not one plain email address stops the service

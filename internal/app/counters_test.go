@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/auth"
 	"signals/internal/model"
 	"signals/internal/store/postgres/pgtest"

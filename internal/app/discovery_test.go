@@ -3,7 +3,7 @@ package app_test
 import (
 	"bytes"
 	"net/http"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/failure"
 	"signals/internal/problem"
 	"strconv"

@@ -13,7 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/model"
 	"signals/internal/problem"
 	"signals/internal/store/storetest"

@@ -3,7 +3,7 @@ package app_test
 import (
 	"net/http"
 	"regexp"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"slices"
 	"strings"
 	"testing"

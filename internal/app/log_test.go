@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/auth"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/discovery"
 	"signals/internal/model"
 )

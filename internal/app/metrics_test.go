@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/mcp"
 	"signals/internal/store/postgres/pgtest"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/reads"
 )
 

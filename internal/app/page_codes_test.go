@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/failure"
 	"signals/internal/problem"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"

@@ -3,7 +3,7 @@ package app_test
 import (
 	"net/http"
 	"signals/internal/app"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"strings"
 	"testing"
 	"time"

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/model"
 )
 

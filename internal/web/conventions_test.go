@@ -7,7 +7,7 @@ import (
 	"image/png"
 	"net/http"
 	"regexp"
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"strings"
 	"testing"
 	"time"

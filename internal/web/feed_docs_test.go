@@ -10,7 +10,7 @@ import (
 
 	"github.com/mmcdole/gofeed"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/model"
 	"signals/internal/reads"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/failure"
 	"signals/internal/problem"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/model"
 	"signals/internal/store/storetest"
 )

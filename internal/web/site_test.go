@@ -16,7 +16,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
-	"signals/internal/app/apptest"
+	"signals/internal/apptest"
 	"signals/internal/failure"
 	"signals/internal/model"
 	"signals/internal/problem"
