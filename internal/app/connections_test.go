@@ -134,7 +134,7 @@ func (lc *loadClient) form(route, path string, form url.Values, header ...string
 // oauthFlow registers a client, consents as the signed-in person,
 // exchanges the code and refreshes the token twice.
 func (lc *loadClient) oauthFlow(i int) {
-	reg, _ := json.Marshal(map[string]any{"client_name": fmt.Sprintf("load %d", i), "redirect_uris": []string{testRedirect},
+	reg, _ := json.Marshal(map[string]any{"client_name": fmt.Sprintf("load %d", i), "redirect_uris": []string{apptest.Redirect},
 		"token_endpoint_auth_method": "none", "grant_types": []string{"authorization_code", "refresh_token"}})
 	status, body, _ := lc.send("POST /oauth/register", http.MethodPost, "/oauth/register", strings.NewReader(string(reg)),
 		"Content-Type", "application/json")
@@ -145,15 +145,15 @@ func (lc *loadClient) oauthFlow(i int) {
 		return
 	}
 	verifier := oauth2.GenerateVerifier()
-	auth := url.Values{"response_type": {"code"}, "client_id": {client.ClientID}, "redirect_uri": {testRedirect},
-		"scope": {"signals:read signals:search"}, "state": {"s"}, "resource": {testResource},
+	auth := url.Values{"response_type": {"code"}, "client_id": {client.ClientID}, "redirect_uri": {apptest.Redirect},
+		"scope": {"signals:read signals:search"}, "state": {"s"}, "resource": {apptest.Resource},
 		"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"}}
 	status, body, _ = lc.send("GET /oauth/authorize", http.MethodGet, "/oauth/authorize?"+auth.Encode(), nil)
 	if status != http.StatusOK {
 		return
 	}
 	consent := url.Values{"decision": {"allow"}}
-	for _, m := range hiddenField.FindAllStringSubmatch(body, -1) {
+	for _, m := range apptest.HiddenField.FindAllStringSubmatch(body, -1) {
 		consent.Set(m[1], html.UnescapeString(m[2]))
 	}
 	status, _, header := lc.form("POST /oauth/authorize", "/oauth/authorize", consent, "Origin", "https://signals.example")
@@ -165,8 +165,8 @@ func (lc *loadClient) oauthFlow(i int) {
 		return
 	}
 	status, body, _ = lc.form("POST /oauth/token", "/oauth/token", url.Values{"grant_type": {"authorization_code"},
-		"code": {loc.Query().Get("code")}, "redirect_uri": {testRedirect}, "client_id": {client.ClientID},
-		"code_verifier": {verifier}, "resource": {testResource}})
+		"code": {loc.Query().Get("code")}, "redirect_uri": {apptest.Redirect}, "client_id": {client.ClientID},
+		"code_verifier": {verifier}, "resource": {apptest.Resource}})
 	for range 2 {
 		var tok struct {
 			AccessToken  string `json:"access_token"`

@@ -24,90 +24,6 @@ import (
 	"signals/internal/store/postgres/pgtest"
 )
 
-const (
-	testResource = "https://signals.example/mcp"
-	testRedirect = "http://127.0.0.1:9/callback"
-)
-
-// register registers a public client with one redirect URI and name.
-func register(t *testing.T, base, name string) string {
-	t.Helper()
-	body, _ := json.Marshal(map[string]any{"client_name": name, "redirect_uris": []string{testRedirect},
-		"token_endpoint_auth_method": "none", "grant_types": []string{"authorization_code", "refresh_token"}})
-	resp, err := http.Post(base+"/oauth/register", "application/json", strings.NewReader(string(body)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("register: %d %s", resp.StatusCode, raw)
-	}
-	var out struct {
-		ClientID     string `json:"client_id"`
-		ClientSecret string `json:"client_secret"`
-	}
-	json.Unmarshal(raw, &out)
-	if out.ClientID == "" || out.ClientSecret != "" {
-		t.Fatalf("registration answer %s", raw)
-	}
-	return out.ClientID
-}
-
-// oauthConfig is a golang.org/x/oauth2 client of the test server.
-func oauthConfig(base, clientID string, scopes ...string) *oauth2.Config {
-	return &oauth2.Config{ClientID: clientID, RedirectURL: testRedirect, Scopes: scopes,
-		Endpoint: oauth2.Endpoint{AuthURL: base + "/oauth/authorize", TokenURL: base + "/oauth/token",
-			AuthStyle: oauth2.AuthStyleInParams}}
-}
-
-var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)">`)
-
-// consent follows an authorization URL as the signed-in browser, answers
-// the consent page with decision and returns the redirect's parameters.
-func consent(t *testing.T, b *apptest.Browser, authURL, decision string) url.Values {
-	t.Helper()
-	u, _ := url.Parse(authURL)
-	resp, body := b.Get(u.RequestURI())
-	apptest.WantPage(t, resp, body, http.StatusOK)
-	for _, want := range []string{`<button type="submit" name="decision" value="allow">`, `name="decision" value="deny">`} {
-		if !strings.Contains(body, want) {
-			t.Fatalf("consent page lacks %s:\n%s", want, body)
-		}
-	}
-	form := url.Values{"decision": {decision}}
-	for _, m := range hiddenField.FindAllStringSubmatch(body, -1) {
-		form.Set(m[1], html.UnescapeString(m[2]))
-	}
-	resp, body = b.Post("/oauth/authorize", form, "Origin", "https://signals.example")
-	if resp.StatusCode != http.StatusFound {
-		t.Fatalf("consent answer %d:\n%s", resp.StatusCode, body)
-	}
-	loc, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil || !strings.HasPrefix(loc.String(), testRedirect+"?") {
-		t.Fatalf("redirect to %q", resp.Header.Get("Location"))
-	}
-	return loc.Query()
-}
-
-// authorize runs the authorization code flow with PKCE through x/oauth2
-// and the browser, and returns the token.
-func authorize(t *testing.T, b *apptest.Browser, conf *oauth2.Config) (*oauth2.Token, string) {
-	t.Helper()
-	verifier := oauth2.GenerateVerifier()
-	authURL := conf.AuthCodeURL("st4te", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
-	q := consent(t, b, authURL, "allow")
-	if q.Get("state") != "st4te" || q.Get("iss") != "https://signals.example" || q.Get("code") == "" {
-		t.Fatalf("redirect parameters %v", q)
-	}
-	tok, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier),
-		oauth2.SetAuthURLParam("resource", testResource))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok, q.Get("code")
-}
-
 // callTool calls a tool on /mcp with an access token; it returns the status
 // and the response.
 func oauthCall(t *testing.T, base, token, tool string) (*http.Response, string) {
@@ -160,13 +76,13 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 	ta, clk := apptest.StartAt(t, apptest.Noon)
 	ta.Put(apptest.Fixtures()...)
 	ctx := context.Background()
-	client := register(t, ta.URL, "Go <Client>")
-	conf := oauthConfig(ta.URL, client, "signals:read", "signals:search")
+	client := apptest.RegisterClient(t, ta.URL, "Go <Client>")
+	conf := apptest.OAuthConfig(ta.URL, client, "signals:read", "signals:search")
 
 	// Not signed in: sign in first, then come back to consent.
 	b := apptest.NewBrowser(ta)
 	verifier := oauth2.GenerateVerifier()
-	authURL := conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
+	authURL := conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", apptest.Resource))
 	u, _ := url.Parse(authURL)
 	resp, body := b.Get(u.RequestURI())
 	apptest.WantPage(t, resp, body, http.StatusSeeOther)
@@ -178,8 +94,8 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 	if back != u.RequestURI() {
 		t.Fatalf("after sign-in: sent to %q", back)
 	}
-	q := consent(t, b, ta.URL+back, "allow")
-	tok, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", testResource))
+	q := apptest.Consent(t, b, ta.URL+back, "allow")
+	tok, err := conf.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", apptest.Resource))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +120,7 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 
 	// A fresh connection; refresh rotates; the old refresh token replayed
 	// ends the whole connection, newest tokens included.
-	tok, _ = authorize(t, b, conf)
+	tok, _ = apptest.Authorize(t, b, conf)
 	old := tok.RefreshToken
 	tok.Expiry = time.Now().Add(-time.Minute)
 	fresh, err := conf.TokenSource(ctx, tok).Token()
@@ -226,7 +142,7 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 	}
 
 	// Access tokens last an hour; a connection at most 30 days from consent.
-	tok, _ = authorize(t, b, conf)
+	tok, _ = apptest.Authorize(t, b, conf)
 	clk.Set(apptest.Noon.Add(61 * time.Minute))
 	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusUnauthorized)
 	tok.Expiry = time.Now().Add(-time.Minute)
@@ -246,10 +162,10 @@ func TestOAuthFlowWithGoClient(t *testing.T) {
 func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
 	t.Parallel()
 	ta, clk := apptest.StartAt(t, apptest.Noon)
-	conf := oauthConfig(ta.URL, register(t, ta.URL, "Slow"))
+	conf := apptest.OAuthConfig(ta.URL, apptest.RegisterClient(t, ta.URL, "Slow"))
 	b := apptest.SignedIn(t, ta)
 	verifier := oauth2.GenerateVerifier()
-	q := consent(t, b, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+	q := apptest.Consent(t, b, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", apptest.Resource)), "allow")
 	clk.Set(apptest.Noon.Add(61 * time.Second))
 	if _, err := conf.Exchange(context.Background(), q.Get("code"), oauth2.VerifierOption(verifier)); oauthError(err) != "invalid_grant" {
 		t.Fatalf("expired code: %v", err)
@@ -259,13 +175,13 @@ func TestOAuthCodeExpiresAfterSixtySeconds(t *testing.T) {
 func TestOAuthTokenRefusals(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
-	client := register(t, ta.URL, "C")
-	other := register(t, ta.URL, "Other")
+	client := apptest.RegisterClient(t, ta.URL, "C")
+	other := apptest.RegisterClient(t, ta.URL, "Other")
 	b := apptest.SignedIn(t, ta)
 	newCode := func() (string, string) {
 		verifier := oauth2.GenerateVerifier()
-		conf := oauthConfig(ta.URL, client)
-		q := consent(t, b, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", testResource)), "allow")
+		conf := apptest.OAuthConfig(ta.URL, client)
+		q := apptest.Consent(t, b, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", apptest.Resource)), "allow")
 		return q.Get("code"), verifier
 	}
 	for _, tc := range []struct {
@@ -294,7 +210,7 @@ func TestOAuthTokenRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			code, verifier := newCode()
 			form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
-				"redirect_uri": {testRedirect}, "client_id": {client}}
+				"redirect_uri": {apptest.Redirect}, "client_id": {client}}
 			for k, v := range tc.form(code, verifier) {
 				form[k] = v
 			}
@@ -326,8 +242,8 @@ func TestOAuthScopes(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
 	b := apptest.SignedIn(t, ta)
-	conf := oauthConfig(ta.URL, register(t, ta.URL, "Reader"), "signals:read")
-	tok, _ := authorize(t, b, conf)
+	conf := apptest.OAuthConfig(ta.URL, apptest.RegisterClient(t, ta.URL, "Reader"), "signals:read")
+	tok, _ := apptest.Authorize(t, b, conf)
 	wantTool(t, ta.URL, tok.AccessToken, "tools/list", http.StatusOK)
 	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
 	if resp, body := oauthCall(t, ta.URL, tok.AccessToken, mcp.GetTool); resp.StatusCode != http.StatusOK {
@@ -369,10 +285,10 @@ func TestOAuthConsentIsolatesClientName(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
 	name := "\u202Eelgoog\u2066"
-	client := register(t, ta.URL, name)
+	client := apptest.RegisterClient(t, ta.URL, name)
 	b := apptest.SignedIn(t, ta)
-	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
-		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
+	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {apptest.Redirect},
+		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {apptest.Resource},
 		"scope": {"signals:read"}, "state": {"x"}}
 	resp, body := b.Get("/oauth/authorize?" + q.Encode())
 	if resp.StatusCode != http.StatusOK {
@@ -392,11 +308,11 @@ func TestOAuthConsentIsolatesClientName(t *testing.T) {
 func TestOAuthAuthorizeRefusals(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
-	client := register(t, ta.URL, "C")
+	client := apptest.RegisterClient(t, ta.URL, "C")
 	b := apptest.SignedIn(t, ta)
 	challenge := strings.Repeat("a", 43)
-	good := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
-		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {testResource},
+	good := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {apptest.Redirect},
+		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {apptest.Resource},
 		"scope": {"signals:read"}, "state": {"x"}}
 	for _, tc := range []struct {
 		name  string
@@ -405,7 +321,7 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 	}{
 		{"unknown client", "client_id", []string{"client_unknown"}},
 		{"redirect not registered", "redirect_uri", []string{"https://evil.example/callback"}},
-		{"redirect prefix", "redirect_uri", []string{testRedirect + "/more"}},
+		{"redirect prefix", "redirect_uri", []string{apptest.Redirect + "/more"}},
 		{"no challenge", "code_challenge", nil},
 		{"no method", "code_challenge_method", nil},
 		{"plain", "code_challenge_method", []string{"plain"}},
@@ -438,8 +354,8 @@ func TestOAuthAuthorizeRefusals(t *testing.T) {
 		})
 	}
 	// Deny goes back with access_denied and the state.
-	conf := oauthConfig(ta.URL, client)
-	q := consent(t, b, conf.AuthCodeURL("keep", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", testResource)), "deny")
+	conf := apptest.OAuthConfig(ta.URL, client)
+	q := apptest.Consent(t, b, conf.AuthCodeURL("keep", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", apptest.Resource)), "deny")
 	if q.Get("error") != "access_denied" || q.Get("state") != "keep" || q.Has("code") {
 		t.Errorf("deny: %v", q)
 	}
@@ -513,7 +429,7 @@ func TestOAuthRegistrationRefusals(t *testing.T) {
 // address addr.
 func registerFrom(h http.Handler, addr string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(http.MethodPost, "/oauth/register",
-		strings.NewReader(`{"client_name":"C","redirect_uris":["`+testRedirect+`"]}`))
+		strings.NewReader(`{"client_name":"C","redirect_uris":["`+apptest.Redirect+`"]}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.RemoteAddr = addr
 	rec := httptest.NewRecorder()
@@ -598,9 +514,9 @@ func TestOAuthUnusedClientsAreDeleted(t *testing.T) {
 	clk := apptest.NewClock(apptest.Noon)
 	ta := apptest.Start(t, app.WithClock(clk.Now))
 	b := apptest.SignedIn(t, ta)
-	unused := register(t, ta.URL, "Never authorized")
-	connected := register(t, ta.URL, "Connected")
-	authorize(t, b, oauthConfig(ta.URL, connected))
+	unused := apptest.RegisterClient(t, ta.URL, "Never authorized")
+	connected := apptest.RegisterClient(t, ta.URL, "Connected")
+	apptest.Authorize(t, b, apptest.OAuthConfig(ta.URL, connected))
 	day := 24 * time.Hour
 	for _, tc := range []struct {
 		name                      string
@@ -629,8 +545,8 @@ func TestOAuthConnectionsInTheAccount(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
 	b := apptest.SignedIn(t, ta)
-	conf := oauthConfig(ta.URL, register(t, ta.URL, `<script>alert("x")</script>`))
-	tok, _ := authorize(t, b, conf)
+	conf := apptest.OAuthConfig(ta.URL, apptest.RegisterClient(t, ta.URL, `<script>alert("x")</script>`))
+	tok, _ := apptest.Authorize(t, b, conf)
 	wantTool(t, ta.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
 	page := b.MustGet(t, "/account")
 	if strings.Contains(page, `<script>alert`) || !strings.Contains(page, `&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;`) {
@@ -649,7 +565,7 @@ func TestOAuthConnectionsInTheAccount(t *testing.T) {
 	}
 
 	// RFC 7009 revocation of the refresh token ends the connection too.
-	tok, _ = authorize(t, b, conf)
+	tok, _ = apptest.Authorize(t, b, conf)
 	resp2, err := http.PostForm(ta.URL+"/oauth/revoke", url.Values{"token": {tok.RefreshToken}, "client_id": {conf.ClientID}})
 	if err != nil || resp2.StatusCode != http.StatusOK {
 		t.Fatalf("revoke: %v %v", err, resp2.Status)
@@ -660,7 +576,7 @@ func TestOAuthConnectionsInTheAccount(t *testing.T) {
 	}
 
 	// Deleting the account ends every grant.
-	tok, _ = authorize(t, b, conf)
+	tok, _ = apptest.Authorize(t, b, conf)
 	resp, body = b.Post("/account/delete", url.Values{"confirm": {"dev@example.com"}}, "Origin", "https://signals.example")
 	if resp.StatusCode >= 400 {
 		t.Fatalf("delete: %d %s", resp.StatusCode, body)
@@ -677,8 +593,8 @@ func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
 	one, two := replicaServer(t, db, outbox), replicaServer(t, db, outbox)
 	b := apptest.NewBrowser(one)
 	b.SignIn(t, "dev@example.com", "")
-	conf := oauthConfig(one.URL, register(t, one.URL, "Replicated"))
-	tok, _ := authorize(t, b, conf)
+	conf := apptest.OAuthConfig(one.URL, apptest.RegisterClient(t, one.URL, "Replicated"))
+	tok, _ := apptest.Authorize(t, b, conf)
 	wantTool(t, two.URL, tok.AccessToken, mcp.ListTool, http.StatusOK)
 	old := tok.RefreshToken
 	tok.Expiry = time.Now().Add(-time.Minute)
@@ -686,7 +602,7 @@ func TestOAuthRefreshReplayAcrossReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	confTwo := oauthConfig(two.URL, conf.ClientID)
+	confTwo := apptest.OAuthConfig(two.URL, conf.ClientID)
 	_, err = confTwo.TokenSource(context.Background(), &oauth2.Token{RefreshToken: old, Expiry: time.Now().Add(-time.Minute)}).Token()
 	if oauthError(err) != "invalid_grant" {
 		t.Fatalf("replay on the other replica: %v", err)
@@ -729,7 +645,7 @@ func TestOAuthMetadata(t *testing.T) {
 		field string
 		want  any
 	}{
-		{"resource", testResource}, // §2 REQUIRED; §3.3 identical to the resource asked about
+		{"resource", apptest.Resource}, // §2 REQUIRED; §3.3 identical to the resource asked about
 		{"authorization_servers", []any{"https://signals.example"}},
 		{"scopes_supported", []any{"signals:read", "signals:search"}},
 		{"bearer_methods_supported", []any{"header"}}, // never the query or a form body
@@ -795,10 +711,10 @@ func jsonEqual(got, want any) bool {
 func TestOAuthConsentNamesTheAccount(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
-	client := register(t, ta.URL, "Claude")
+	client := apptest.RegisterClient(t, ta.URL, "Claude")
 	b := apptest.SignedIn(t, ta)
-	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
-		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
+	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {apptest.Redirect},
+		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {apptest.Resource},
 		"scope": {"signals:read"}, "state": {"x"}}
 	authorize := "/oauth/authorize?" + q.Encode()
 	resp, body := b.Get(authorize)
@@ -829,10 +745,10 @@ func TestOAuthSignInNamesTheApp(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
 	name := "\u202Eelgoog\u2066 & co"
-	client := register(t, ta.URL, name)
+	client := apptest.RegisterClient(t, ta.URL, name)
 	b := apptest.NewBrowser(ta)
-	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
-		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
+	q := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {apptest.Redirect},
+		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {apptest.Resource},
 		"scope": {"signals:read"}, "state": {"x"}}
 	resp, body := b.Get("/oauth/authorize?" + q.Encode())
 	if resp.StatusCode != http.StatusSeeOther {

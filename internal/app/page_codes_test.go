@@ -69,9 +69,9 @@ func TestAccountPagesShowListedCodes(t *testing.T) {
 	anonymous := apptest.NewBrowser(ta)
 	b := apptest.SignedIn(t, ta)
 	same := []string{"Origin", "https://signals.example"}
-	client := register(t, ta.URL, "C")
-	good := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {testRedirect},
-		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {testResource},
+	client := apptest.RegisterClient(t, ta.URL, "C")
+	good := url.Values{"response_type": {"code"}, "client_id": {client}, "redirect_uri": {apptest.Redirect},
+		"code_challenge": {strings.Repeat("a", 43)}, "code_challenge_method": {"S256"}, "resource": {apptest.Resource},
 		"scope": {"signals:read"}, "state": {"x"}}
 	authorize := func(param string, value ...string) string {
 		q := url.Values{}

@@ -127,7 +127,7 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 		}
 	}
 	// OAuth answers in its own medium: temporarily_unavailable, 503.
-	reg := `{"client_name":"c","redirect_uris":["` + testRedirect + `"],"token_endpoint_auth_method":"none"}`
+	reg := `{"client_name":"c","redirect_uris":["` + apptest.Redirect + `"],"token_endpoint_auth_method":"none"}`
 	resp, body = ta.Send(mustRequest(t, http.MethodPost, ta.URL+"/oauth/register", reg), "Content-Type", "application/json")
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"error":"temporarily_unavailable"`) ||
 		resp.Header.Get("Retry-After") == "" {

@@ -1,8 +1,9 @@
 // Package apptest runs the whole service for the tests of the packages it
 // wires: a fresh database with one account and its API key, served over
-// real HTTP by the real route table and middleware. The website and the
-// API (internal/web, internal/api) test their pages and handlers through
-// it, in their own folders; internal/app tests the wiring through it.
+// real HTTP by the real route table and middleware. The website, the API
+// and the editor's desk (internal/web, internal/api, internal/desk) test
+// their pages and handlers through it, in their own folders; internal/app
+// tests the wiring through it.
 //
 // Every helper says what it checks beyond its name: App.Do validates each
 // /api exchange against the OpenAPI document the service serves,

@@ -1,4 +1,4 @@
-package app_test
+package desk_test
 
 import (
 	"bufio"
@@ -254,7 +254,7 @@ func TestDeskAuthorization(t *testing.T) {
 	// An OAuth token of every scope, granted by the editor herself.
 	var tokens []string
 	for _, scopes := range [][]string{{"signals:read"}, {"signals:search"}, {"signals:read", "signals:search"}} {
-		tok, _ := authorize(t, stale, oauthConfig(base, register(t, base, "Agent"), scopes...))
+		tok, _ := apptest.Authorize(t, stale, apptest.OAuthConfig(base, apptest.RegisterClient(t, base, "Agent"), scopes...))
 		tokens = append(tokens, tok.AccessToken)
 	}
 	clk.Set(apptest.Noon.Add(12*time.Hour + time.Minute))
