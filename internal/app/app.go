@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -204,7 +205,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.limiter = &quota.Limiter{Store: a.usage, Now: a.now, Problems: a.problems}
 	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log, Failed: a.jobFailed,
 		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity,
-		Unreachable: a.problems.Unreachable}
+		Unreachable: a.problems.Unreachable, AfterPass: releaseMemory}
 	if a.metrics != nil {
 		a.search.Observer = a.metrics
 	}
@@ -472,4 +473,12 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 func (a *App) Close() error {
 	a.auth.Close()
 	return errors.Join(a.usage.Flush(context.Background()), a.counters.Close())
+}
+
+// releaseMemory gives back what an indexing pass took: the Go heap's free
+// pages (the tokenizer leaves much garbage) and the C heap's, where ONNX
+// Runtime allocates.
+func releaseMemory() {
+	debug.FreeOSMemory()
+	sentence.TrimMemory()
 }

@@ -98,6 +98,9 @@ func (s *Service) Index(ctx context.Context, every time.Duration) {
 			var n int
 			start := time.Now()
 			n, err = s.indexOnce(ctx, bg.do)
+			if n > 0 && s.AfterPass != nil {
+				s.AfterPass()
+			}
 			if err == nil {
 				done = gen
 				if s.Log != nil && (n > 0 || first) {

@@ -87,6 +87,9 @@ type Service struct {
 	// ProgressEvery is how often a long indexing pass logs how far it is
 	// (30 seconds when 0).
 	ProgressEvery time.Duration
+	// AfterPass, when set, is called after an indexing pass that embedded
+	// signals, to give back to the system the memory the pass took.
+	AfterPass func()
 	// Unreachable, when set, tells the store errors that mean the database
 	// cannot be reached: a search that fails so before it is scored gives
 	// its reservation back.

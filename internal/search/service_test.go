@@ -362,6 +362,27 @@ func TestIndexSaysHowFarItIs(t *testing.T) {
 	}
 }
 
+// TestIndexGivesBackAfterAPass: the background indexer calls AfterPass
+// once after a pass that embedded signals, and not after one that found
+// nothing to embed.
+func TestIndexGivesBackAfterAPass(t *testing.T) {
+	e := newEnv(t, 10)
+	var passes atomic.Int32
+	e.svc.AfterPass = func() { passes.Add(1) }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.svc.Index(ctx, time.Millisecond) }()
+	waitFor(t, func() bool { return passes.Load() == 1 })
+	time.Sleep(50 * time.Millisecond) // ticks with nothing new to embed
+	if n := passes.Load(); n != 1 {
+		t.Errorf("AfterPass ran %d times with nothing new, want once", n)
+	}
+	storetest.Put(t, e.db, storetest.Sig("s001", 1, func(s *model.Signal) { s.Text = "changed" }))
+	waitFor(t, func() bool { return passes.Load() == 2 })
+	cancel()
+	<-done
+}
+
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)

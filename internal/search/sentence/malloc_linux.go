@@ -9,8 +9,10 @@ static void signalsMallocSettings(void) {
 	mallopt(M_ARENA_MAX, 2);
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
+static void signalsMallocTrim(void) { malloc_trim(0); }
 #else
 static void signalsMallocSettings(void) {}
+static void signalsMallocTrim(void) {}
 #endif
 */
 import "C"
@@ -23,3 +25,8 @@ import "C"
 // them a server that indexes long texts holds hundreds of megabytes it no
 // longer uses. Other C libraries are left as they are.
 func tuneMalloc() { C.signalsMallocSettings() }
+
+// TrimMemory gives back to the system the memory glibc's malloc holds free
+// in its arenas, as after a long indexing pass: freed blocks below the
+// mapping threshold otherwise stay in the heap, between blocks in use.
+func TrimMemory() { C.signalsMallocTrim() }

@@ -4,3 +4,6 @@ package sentence
 
 // tuneMalloc does nothing outside Linux with cgo (see malloc_linux.go).
 func tuneMalloc() {}
+
+// TrimMemory does nothing outside Linux with cgo (see malloc_linux.go).
+func TrimMemory() {}
