@@ -3,7 +3,6 @@ package api_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +21,7 @@ func demoSearchApp(t *testing.T) *apptest.App {
 	t.Helper()
 	ta := apptest.Start(t)
 	ctx := context.Background()
-	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", apptest.Discard()); err != nil {
 		t.Fatal(err)
 	}
 	if err := ta.Store().SetLimits(ctx, 1, model.Limits{DailyRequests: 1000, MinuteRequests: 100, DailySearches: 50, ConcurrentSearches: 1}); err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -71,7 +70,7 @@ func servedApp(t *testing.T) (*app.App, string) {
 		t.Skip("backup and restore copy SQLite files; PostgreSQL uses pg_dump")
 	}
 	cfg := apptest.Config(t)
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a, err := app.New(context.Background(), cfg, apptest.Discard())
 	if err != nil {
 		t.Fatal(err)
 	}

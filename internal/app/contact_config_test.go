@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -19,7 +17,7 @@ func TestContactEmailChecked(t *testing.T) {
 		`"a b"@example.org`, "mailto:editors@example.org", "editors@example.org)"} {
 		cfg := apptest.Config(t)
 		cfg.ContactEmail = bad
-		if a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil {
+		if a, err := app.New(context.Background(), cfg, apptest.Discard()); err == nil {
 			a.Close()
 			t.Errorf("%q accepted", bad)
 		} else if !strings.Contains(err.Error(), "SIGNALS_CONTACT_EMAIL") {

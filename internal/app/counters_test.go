@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -42,7 +41,7 @@ func replicas(t *testing.T, cfg app.Config, n int, opts ...app.Option) (servers 
 	t.Helper()
 	ctx := context.Background()
 	for range n {
-		a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts...)
+		a, err := app.New(ctx, cfg, apptest.Discard(), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,18 +155,9 @@ func TestListedRequestMakesNoCommit(t *testing.T) {
 	if os.Getenv("SIGNALS_TEST_BACKEND") != "" {
 		t.Skip("runs once, without SIGNALS_TEST_BACKEND")
 	}
-	base := pgtest.ServerURL(t)
-	// A database of the test's own: the statistics count per database.
-	name := pgtest.RandomName("signals_test_")
-	pgtest.Exec(t, base, `CREATE DATABASE `+name)
-	t.Cleanup(func() { pgtest.Exec(t, base, `DROP DATABASE `+name+` WITH (FORCE)`) })
-	u, err := url.Parse(base)
-	if err != nil || !strings.Contains(base, "://") {
-		t.Skip("needs a URL connection string")
-	}
-	u.Path = "/" + name
 	cfg := apptest.Config(t)
-	cfg.Database, cfg.RedisURL = u.String(), redistest.URL(t)
+	// A database of the test's own: the statistics count per database.
+	cfg.Database, cfg.RedisURL = pgtest.FreshDatabase(t), redistest.URL(t)
 	servers, apps, key := replicas(t, cfg, 1)
 	storetest.Put(t, apps[0].Store(), storetest.Sig("a", 1), storetest.Sig("b", 2))
 	if err := apps[0].Store().SetLimits(context.Background(), 1, model.Limits{DailyRequests: 10000, MinuteRequests: 10000,
@@ -182,7 +172,7 @@ func TestListedRequestMakesNoCommit(t *testing.T) {
 	// commits of an idle window as long are subtracted.
 	commits := func() (int64, time.Time) {
 		time.Sleep(11 * time.Second)
-		conn, err := pgx.Connect(context.Background(), u.String())
+		conn, err := pgx.Connect(context.Background(), cfg.Database)
 		if err != nil {
 			t.Fatal(err)
 		}

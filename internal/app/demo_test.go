@@ -22,7 +22,7 @@ func TestDemoHintNamesTheCommandAsRun(t *testing.T) {
 	t.Parallel()
 	ta := apptest.Start(t)
 	ctx := context.Background()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	quiet := apptest.Discard()
 	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "go run ./cmd/signals", quiet); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestDemoHintNamesTheCommandAsRun(t *testing.T) {
 func TestDemoVectors(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	quiet := apptest.Discard()
 	lib := os.Getenv("SIGNALS_TEST_ONNXRUNTIME")
 	ta := apptest.StartWith(t, apptest.Config(t), quiet)
 	if err := app.LoadDemo(ctx, ta.Store(), demo.Records(), io.Discard, "signals", quiet); err != nil {

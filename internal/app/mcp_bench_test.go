@@ -3,8 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"testing"
 
 	"signals/internal/app"
+	"signals/internal/apptest"
 	"signals/internal/benchtest"
 	"signals/internal/demo"
 	"signals/internal/model"
@@ -34,7 +33,7 @@ func BenchmarkMCPListVersusHTTP(b *testing.B) {
 
 func benchmarkMCPList(b *testing.B, pageSize int) {
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := apptest.Discard()
 	a, err := app.New(ctx, app.Config{BaseURL: "http://bench.example", Database: filepath.Join(b.TempDir(), "signals.db")}, log)
 	if err != nil {
 		b.Fatal(err)

@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 	"testing"
 
 	"signals/internal/app"
+	"signals/internal/apptest"
 	"signals/internal/benchtest"
 	"signals/internal/demo"
 	"signals/internal/model"
@@ -54,7 +53,7 @@ type benchApp struct {
 func benchListApp(b *testing.B, opts ...app.Option) benchApp {
 	b.Helper()
 	ctx := context.Background()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := apptest.Discard()
 	a, err := app.New(ctx, app.Config{BaseURL: "http://bench.example", Database: filepath.Join(b.TempDir(), "signals.db")}, log, opts...)
 	if err != nil {
 		b.Fatal(err)

@@ -2,8 +2,6 @@ package app_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -37,7 +35,7 @@ func TestDroppedDatabaseConnections(t *testing.T) {
 	// A database of its own: the test makes it refuse connections.
 	own := pgtest.FreshDatabase(t) // the test's own sessions, which are not terminated
 	cfg.Database = pgtest.WithParam(own, "application_name", name)
-	ta := apptest.StartWith(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ta := apptest.StartWith(t, cfg, apptest.Discard())
 	limits := model.Limits{DailyRequests: 1000, MinuteRequests: 40, DailySearches: 10, ConcurrentSearches: 1}
 	if err := ta.Store().SetLimits(ctx, 1, limits); err != nil {
 		t.Fatal(err)

@@ -98,7 +98,7 @@ func Search() app.SearchConfig {
 }
 
 // Discard is a logger that writes nothing.
-func Discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+func Discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 // Start serves an app of Config(t) that logs nothing.
 func Start(t testing.TB, opts ...app.Option) *App {

@@ -122,7 +122,7 @@ func WantPage(t testing.TB, resp *http.Response, body string, status int) {
 	}
 }
 
-var linkPattern = regexp.MustCompile(`https://signals\.example/sign-in/confirm\?token=([A-Za-z0-9_-]{43})\r?\n`)
+var linkPattern = regexp.MustCompile(regexp.QuoteMeta(BaseURL+"/sign-in/confirm?token=") + `([A-Za-z0-9_-]{43})\r?\n`)
 
 // LinkToken returns the token of the one sign-in link, on a line of its
 // own, in a raw message.

@@ -3,8 +3,6 @@ package web_test
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +19,7 @@ func TestContactPage(t *testing.T) {
 	withEmail := func(t *testing.T) *apptest.App {
 		cfg := apptest.Config(t)
 		cfg.ContactEmail = " editors_desk@example.org "
-		return apptest.StartWith(t, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		return apptest.StartWith(t, cfg, apptest.Discard())
 	}
 	for _, tt := range []struct {
 		name       string

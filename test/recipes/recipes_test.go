@@ -50,7 +50,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -287,22 +286,7 @@ func recipeEnv(bin, state string) []string {
 // returns its URL; it is dropped when the page is done.
 func database(t *testing.T) string {
 	t.Helper()
-	server := os.Getenv(pgtest.EnvURL)
-	if server == "" {
-		if required() {
-			t.Fatal(pgtest.EnvURL + " is not set, and CI runs the PostgreSQL recipes")
-		}
-		t.Skip(pgtest.EnvURL + " is not set; the PostgreSQL recipes are skipped")
-	}
-	u, err := url.Parse(server)
-	if err != nil || u.Scheme == "" {
-		t.Fatalf("%s must be a postgres:// URL: %v", pgtest.EnvURL, err)
-	}
-	name := pgtest.RandomName("signals_recipes_")
-	pgtest.Exec(t, server, "CREATE DATABASE "+name)
-	t.Cleanup(func() { pgtest.Exec(t, server, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
-	u.Path = "/" + name
-	return u.String()
+	return pgtest.FreshDatabase(t)
 }
 
 // freePorts gives each documentation port of a page's recipes, and 8080
