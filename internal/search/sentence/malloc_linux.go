@@ -3,6 +3,7 @@
 package sentence
 
 /*
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 static void signalsMallocSettings(void) {
