@@ -205,7 +205,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	a.limiter = &quota.Limiter{Store: a.usage, Now: a.now, Problems: a.problems}
 	a.search = &search.Service{Store: a.usage, Scorer: scorer, Now: a.now, Log: log, Failed: a.jobFailed,
 		Timeout: cfg.Search.Timeout, CacheTTL: searchCacheTTL, Capacity: cfg.Search.Capacity,
-		Unreachable: a.problems.Unreachable, AfterPass: releaseMemory}
+		Unreachable: a.problems.Unreachable, AfterPass: func() { releaseMemory(st, log) }}
 	if a.metrics != nil {
 		a.search.Observer = a.metrics
 	}
@@ -475,10 +475,17 @@ func (a *App) Close() error {
 	return errors.Join(a.usage.Flush(context.Background()), a.counters.Close())
 }
 
-// releaseMemory gives back what an indexing pass took: the Go heap's free
-// pages (the tokenizer leaves much garbage) and the C heap's, where ONNX
-// Runtime allocates.
-func releaseMemory() {
+// releaseMemory gives back what an indexing pass took, once the scorer has
+// closed its session for passes: the page caches the pass filled, where
+// the store keeps them in the process (SQLite), the Go heap's free pages
+// (the tokenizer leaves much garbage) and the C heap's, where ONNX Runtime
+// allocates.
+func releaseMemory(st store.Store, log *slog.Logger) {
+	if r, ok := st.(interface{ ReleaseMemory(context.Context) error }); ok {
+		if err := r.ReleaseMemory(context.Background()); err != nil {
+			log.Warn("release the database's page caches after a pass", "err", err)
+		}
+	}
 	debug.FreeOSMemory()
 	sentence.TrimMemory()
 }

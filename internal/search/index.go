@@ -60,6 +60,19 @@ func (s *Service) indexOnce(ctx context.Context, run func(func())) (int, error) 
 	return total, err
 }
 
+// afterPass gives back what a pass that embedded signals took: the
+// scorer's resources for passes, then whatever AfterPass releases.
+func (s *Service) afterPass() {
+	if r, ok := s.Scorer.(Releaser); ok {
+		if err := r.Release(); err != nil && s.Log != nil {
+			s.Log.Warn("release the scorer's resources after a pass", "model", s.Scorer.Model(), "err", err)
+		}
+	}
+	if s.AfterPass != nil {
+		s.AfterPass()
+	}
+}
+
 // EachNeedingVectors calls fn with the public signals that have no current
 // vector under vectorModel, limit at a time in listing order, Text cut to
 // CandidateChars, until none is left or fn fails. Each signal is read once,
@@ -98,8 +111,8 @@ func (s *Service) Index(ctx context.Context, every time.Duration) {
 			var n int
 			start := time.Now()
 			n, err = s.indexOnce(ctx, bg.do)
-			if n > 0 && s.AfterPass != nil {
-				s.AfterPass()
+			if n > 0 {
+				s.afterPass()
 			}
 			if err == nil {
 				done = gen

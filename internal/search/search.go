@@ -78,6 +78,14 @@ type Explainer interface {
 	Explain(ctx context.Context, query string, cands []Candidate) ([][]string, error)
 }
 
+// Releaser is a Scorer that holds what indexing needs between its calls of
+// EmbedDocuments (a model's session and the memory its runs keep) and gives
+// it back on Release; the indexer calls it after each pass that embedded
+// signals.
+type Releaser interface {
+	Release() error
+}
+
 // Cosine is the cosine of two vectors; 0 if either is zero or their lengths
 // differ.
 func Cosine(a, b []float32) float64 {

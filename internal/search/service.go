@@ -88,7 +88,8 @@ type Service struct {
 	// (30 seconds when 0).
 	ProgressEvery time.Duration
 	// AfterPass, when set, is called after an indexing pass that embedded
-	// signals, to give back to the system the memory the pass took.
+	// signals, once the scorer has released what it held for the pass (see
+	// Releaser), to give back to the system the memory the pass took.
 	AfterPass func()
 	// Unreachable, when set, tells the store errors that mean the database
 	// cannot be reached: a search that fails so before it is scored gives

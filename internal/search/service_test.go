@@ -29,11 +29,17 @@ type scripted struct {
 	started   chan struct{}      // when set, Score signals here first
 	err       error
 	calls     atomic.Int32
+	released  atomic.Int32 // calls of Release
 	mu        sync.Mutex
 	lastTexts []string
 }
 
 func (s *scripted) Model() string { return "scripted" }
+
+func (s *scripted) Release() error {
+	s.released.Add(1)
+	return nil
+}
 
 func (s *scripted) EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
@@ -362,13 +368,19 @@ func TestIndexSaysHowFarItIs(t *testing.T) {
 	}
 }
 
-// TestIndexGivesBackAfterAPass: the background indexer calls AfterPass
-// once after a pass that embedded signals, and not after one that found
-// nothing to embed.
+// TestIndexGivesBackAfterAPass: the background indexer releases the
+// scorer's resources for passes, then calls AfterPass, once after a pass
+// that embedded signals, and not after one that found nothing to embed.
 func TestIndexGivesBackAfterAPass(t *testing.T) {
 	e := newEnv(t, 10)
 	var passes atomic.Int32
-	e.svc.AfterPass = func() { passes.Add(1) }
+	e.svc.AfterPass = func() {
+		// The scorer gives back what it held for the pass first.
+		if r, p := e.sc.released.Load(), passes.Load(); r != p+1 {
+			t.Errorf("AfterPass %d ran after %d releases of the scorer, want %d", p+1, r, p+1)
+		}
+		passes.Add(1)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); e.svc.Index(ctx, time.Millisecond) }()

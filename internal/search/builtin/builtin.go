@@ -95,6 +95,15 @@ func (b *Scorer) WithEncoder(enc Encoder, cal Calibration) (*Scorer, error) {
 // word vectors alone.
 func (b *Scorer) Encoder() Encoder { return b.enc }
 
+// Release implements search.Releaser: it releases what the encoder holds
+// for indexing passes, if it holds anything (sentence.Encoder.Release).
+func (b *Scorer) Release() error {
+	if r, ok := b.enc.(search.Releaser); ok {
+		return r.Release()
+	}
+	return nil
+}
+
 // dims is the length of b's document vectors.
 func (b *Scorer) dims() int {
 	if b.enc != nil {
@@ -106,6 +115,7 @@ func (b *Scorer) dims() int {
 var (
 	_ search.Scorer    = (*Scorer)(nil)
 	_ search.Explainer = (*Scorer)(nil)
+	_ search.Releaser  = (*Scorer)(nil)
 )
 
 var (

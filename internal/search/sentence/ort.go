@@ -51,7 +51,11 @@ type ortRunner struct {
 	tokenTypes bool
 }
 
-func newRunner(spec Spec, threads int) (runner, error) {
+// newRunner opens a session of spec's model whose runs use at most threads
+// cores. With arena, ONNX Runtime keeps the memory of one run for the next
+// until the session closes; without, each run's memory is given back when
+// it ends.
+func newRunner(spec Spec, threads int, arena bool) (runner, error) {
 	if !ort.IsInitialized() {
 		return nil, fmt.Errorf("%w: call Load first", ErrNoRuntime)
 	}
@@ -61,12 +65,11 @@ func newRunner(spec Spec, threads int) (runner, error) {
 	}
 	defer opts.Destroy()
 	// One run uses at most threads cores; runs of several goroutines go
-	// side by side. Without the arena, memory taken for a long batch is
-	// given back once the batch is done.
+	// side by side.
 	for _, set := range []func() error{
 		func() error { return opts.SetIntraOpNumThreads(max(threads, 1)) },
 		func() error { return opts.SetInterOpNumThreads(1) },
-		func() error { return opts.SetCpuMemArena(false) },
+		func() error { return opts.SetCpuMemArena(arena) },
 		func() error { return opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") },
 	} {
 		if err := set(); err != nil {

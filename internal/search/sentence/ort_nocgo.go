@@ -12,6 +12,6 @@ func Load(string) (string, error) {
 	return "", fmt.Errorf("%w: this binary was built without cgo (CGO_ENABLED=0)", ErrNoRuntime)
 }
 
-func newRunner(Spec, int) (runner, error) {
+func newRunner(Spec, int, bool) (runner, error) {
 	return nil, fmt.Errorf("%w: this binary was built without cgo (CGO_ENABLED=0)", ErrNoRuntime)
 }

@@ -6,9 +6,14 @@ import (
 	"errors"
 	"math"
 	"os"
+	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
+	"signals/internal/demo"
+	"signals/internal/model"
 	"signals/internal/search"
 	"signals/internal/search/sentence"
 	"signals/internal/search/sentence/bundled"
@@ -187,4 +192,79 @@ func TestBundledFiles(t *testing.T) {
 			t.Errorf("%s: sha256 %s, SHA256SUMS says %s", name, sha256Hex(data), want)
 		}
 	}
+}
+
+// TestEmbeddingGivesMemoryBack: ONNX Runtime allocates each run's
+// activations through the C library's malloc. On Linux with glibc, once the
+// runtime is loaded, what embedding long texts took is given back to the
+// system when the pass ends (Encoder.Release closes the session of long
+// calls, then sentence.TrimMemory, after Go's own heap), rather than kept in
+// malloc's arenas for the life of the process.
+func TestEmbeddingGivesMemoryBack(t *testing.T) {
+	enc := bundledEncoder(t)
+	if !glibc(t) {
+		t.Skip("the C library is not glibc: its malloc is left as it is")
+	}
+	var texts []string
+	for s := range demo.Synthetic(64, 1) {
+		texts = append(texts, model.Cut(s.Text, search.CandidateChars))
+	}
+	ctx := context.Background()
+	// A first pass: the runtime's kernels keep state of their own.
+	if _, err := enc.EmbedDocuments(ctx, texts[:16]); err != nil {
+		t.Fatal(err)
+	}
+	release(enc)
+	before := anonymousMemory(t)
+	for range 2 {
+		if _, err := enc.EmbedDocuments(ctx, texts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release(enc)
+	after := anonymousMemory(t)
+	t.Logf("anonymous resident memory: %d MB before, %d MB after embedding %d long texts twice", before>>20, after>>20, len(texts))
+	if grown := after - before; grown > 24<<20 {
+		t.Errorf("embedding kept %d MB after the pass (%d MB before, %d MB after), want at most 24 MB", grown>>20, before>>20, after>>20)
+	}
+}
+
+// release is what the server does after an indexing pass.
+func release(enc *sentence.Encoder) {
+	if err := enc.Release(); err != nil {
+		panic(err)
+	}
+	debug.FreeOSMemory()
+	sentence.TrimMemory()
+}
+
+// glibc reports whether this process runs on glibc, whose libc.so.6 it maps.
+func glibc(t *testing.T) bool {
+	t.Helper()
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return false
+	}
+	return strings.Contains(string(maps), "/libc.so.6")
+}
+
+// anonymousMemory is the process's resident anonymous memory (RssAnon), in
+// bytes.
+func anonymousMemory(t *testing.T) int64 {
+	t.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no RssAnon in /proc/self/status")
+	return 0
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -33,5 +34,47 @@ func TestReadPoolStatements(t *testing.T) {
 	}
 	if _, err := p.QueryContext(ctx, "SELECT nonsense FROM nowhere"); err == nil {
 		t.Error("a query that cannot be prepared did not fail")
+	}
+}
+
+// TestReleaseMemory checks that releasing the page caches after a pass
+// closes the idle read connections, whose caches go with them, and that
+// reads and writes go on after it: prepared statements are prepared again
+// on the new connections.
+func TestReleaseMemory(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	read := func() {
+		t.Helper()
+		var n int
+		if err := db.read.stmt(ctx, "SELECT count(*) FROM signals WHERE id > ?").QueryRowContext(ctx, "").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Several readers at once leave several idle connections.
+	var conns []*sql.Conn
+	for range 3 {
+		c, err := db.read.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	read()
+	if idle := db.read.Stats().Idle; idle < 3 {
+		t.Fatalf("%d idle read connections before, want 3 or more", idle)
+	}
+	if err := db.ReleaseMemory(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if idle := db.read.Stats().Idle; idle != 0 {
+		t.Errorf("%d idle read connections after ReleaseMemory, want 0", idle)
+	}
+	read()
+	if _, err := db.write.ExecContext(ctx, "PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -133,6 +133,17 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
+// ReleaseMemory gives back the page caches a long pass over the archive
+// filled, up to writerCacheSize for the writer and readerCacheSize for each
+// reader: the writer's by SQLite's shrink_memory, the readers' by closing
+// the idle read connections (the pool opens new ones as reads need them).
+func (db *DB) ReleaseMemory(ctx context.Context) error {
+	_, err := db.write.ExecContext(ctx, `PRAGMA shrink_memory`)
+	db.read.SetMaxIdleConns(0)
+	db.read.SetMaxIdleConns(readers)
+	return sqlstore.Wrap("release memory", err)
+}
+
 // Close writes the counters not written yet and closes both connection
 // pools; closing again does nothing.
 func (db *DB) Close() error {
