@@ -475,13 +475,23 @@ func (a *App) Close() error {
 	return errors.Join(a.usage.Flush(context.Background()), a.counters.Close())
 }
 
+// memoryReleaser is a store that keeps page caches in the process and can
+// give them back.
+type memoryReleaser interface {
+	ReleaseMemory(context.Context) error
+}
+
+// The SQLite store keeps its page caches in the process; releaseMemory
+// finds them through memoryReleaser.
+var _ memoryReleaser = (*sqlite.DB)(nil)
+
 // releaseMemory gives back what an indexing pass took, once the scorer has
 // closed its session for passes: the page caches the pass filled, where
 // the store keeps them in the process (SQLite), the Go heap's free pages
 // (the tokenizer leaves much garbage) and the C heap's, where ONNX Runtime
 // allocates.
 func releaseMemory(st store.Store, log *slog.Logger) {
-	if r, ok := st.(interface{ ReleaseMemory(context.Context) error }); ok {
+	if r, ok := st.(memoryReleaser); ok {
 		if err := r.ReleaseMemory(context.Background()); err != nil {
 			log.Warn("release the database's page caches after a pass", "err", err)
 		}
