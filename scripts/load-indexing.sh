@@ -7,17 +7,8 @@
 # memory while it indexes.
 #
 #   bash scripts/load-indexing.sh [N]        (default 100000)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-n=${1:-100000}
-runtime=${SIGNALS_ONNXRUNTIME:-$(bash scripts/onnxruntime.sh)}
-dir=$(mktemp -d)
-trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$dir"' EXIT
-go build -o "$dir/signals" ./cmd/signals
+source "$(dirname "$0")/archive.sh" "${1:-100000}"
 go build -o "$dir/load" ./tools/load
-go run ./tools/synth -n "$n" > "$dir/signals.jsonl"
-export SIGNALS_DATABASE="$dir/load.db"
-"$dir/signals" import "$dir/signals.jsonl" 2>/dev/null
 "$dir/signals" accounts create --email load@example.com 2>/dev/null
 "$dir/signals" accounts set-limits --email load@example.com --daily-requests 100000000 --minute-requests 100000000 >/dev/null
 key=$("$dir/signals" keys create --email load@example.com)

@@ -5,16 +5,7 @@
 # (VmRSS), with the pass's length and speed from the server's log.
 #
 #   bash scripts/pass-memory.sh [N]        (default 5000)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-n=${1:-5000}
-runtime=${SIGNALS_ONNXRUNTIME:-$(bash scripts/onnxruntime.sh)}
-dir=$(mktemp -d)
-trap 'kill "${pid:-}" 2>/dev/null || true; rm -rf "$dir"' EXIT
-go build -o "$dir/signals" ./cmd/signals
-go run ./tools/synth -n "$n" > "$dir/signals.jsonl"
-export SIGNALS_DATABASE="$dir/pass.db"
-"$dir/signals" import "$dir/signals.jsonl" 2>/dev/null
+source "$(dirname "$0")/archive.sh" "${1:-5000}"
 SIGNALS_SEARCH_PROVIDER=onnx SIGNALS_ONNXRUNTIME=$runtime "$dir/signals" serve --addr 127.0.0.1:0 >/dev/null 2>"$dir/serve.log" &
 pid=$!
 until grep -q 'msg="embedded signals"' "$dir/serve.log"; do

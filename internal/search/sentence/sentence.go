@@ -228,23 +228,25 @@ func (e *Encoder) Release() error {
 // bulkRunner returns the session of long calls, opening it if need be,
 // with bulkMu held for reading; the caller unlocks it when done.
 func (e *Encoder) bulkRunner() (runner, error) {
-	e.bulkMu.RLock()
-	if e.bulk != nil {
-		return e.bulk, nil
-	}
-	e.bulkMu.RUnlock()
-	e.bulkMu.Lock()
-	if e.bulk == nil {
-		r, err := newRunner(e.spec, e.threads, true)
-		if err != nil {
-			e.bulkMu.Unlock()
-			return nil, err
+	for {
+		e.bulkMu.RLock()
+		if e.bulk != nil {
+			return e.bulk, nil
 		}
-		e.bulk = r
+		e.bulkMu.RUnlock()
+		e.bulkMu.Lock()
+		if e.bulk == nil {
+			r, err := newRunner(e.spec, e.threads, true)
+			if err != nil {
+				e.bulkMu.Unlock()
+				return nil, err
+			}
+			e.bulk = r
+		}
+		// A Release may close it before the read lock is taken again:
+		// look again.
+		e.bulkMu.Unlock()
 	}
-	// Between this Unlock and RLock a Release may close it: look again.
-	e.bulkMu.Unlock()
-	return e.bulkRunner()
 }
 
 // Name is the model's name followed by the first 12 hex digits of its
