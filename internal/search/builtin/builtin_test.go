@@ -431,3 +431,35 @@ func TestFeaturesForEachBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainNamesTheFirstOfEqualWords: when several words of a signal
+// match a query word alike ("robotic" and "robotics" both inflect
+// "robots"), the reason names the first in the text, every time; a map's
+// order once picked one at random, so one request's reasons could differ
+// from the next.
+func TestExplainNamesTheFirstOfEqualWords(t *testing.T) {
+	b := mustBuiltin(t)
+	ctx := context.Background()
+	texts := []string{"robotic arms made by robotics startups", "robotics startups making robotic arms"}
+	vs, err := b.EmbedDocuments(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := []search.Candidate{{ID: "a", Text: texts[0], Vector: vs[0]}, {ID: "b", Text: texts[1], Vector: vs[1]}}
+	first, err := b.Explain(ctx, "levée de fonds pour des robots", cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(first[0], "robots≈robotic") || !slices.Contains(first[1], "robots≈robotics") {
+		t.Fatalf("reasons %q, want robots≈robotic for the first signal and robots≈robotics for the second", first)
+	}
+	for range 20 {
+		again, err := b.Explain(ctx, "levée de fonds pour des robots", cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(again, first, slices.Equal) {
+			t.Fatalf("reasons %q, then %q", first, again)
+		}
+	}
+}

@@ -35,11 +35,15 @@ func (b *Scorer) name(i int32) string {
 // least half-way between the calibration's soft bounds, or one concept
 // group). At most search.MaxReasons.
 func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candidate) ([][]string, error) {
+	if s := b.forQuery(query); s != b {
+		return s.Explain(ctx, query, cands)
+	}
 	a := b.rd.read(query)
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]string, len(cands))
 	mid := float32((b.cal.SoftFloor + b.cal.SoftFull) / 2)
 	dist := map[int32][]float32{}
+	var order []int32
 	for i, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -55,10 +59,15 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 			}
 		}
 		why = append(why, a.nameWords...)
-		// The candidate's distinct words, each decoded once.
+		// The candidate's distinct words in the text's order, each decoded
+		// once: of words that match alike, the first is named.
 		clear(dist)
+		order = order[:0]
 		for _, d := range t.vecs {
-			dist[d] = nil
+			if _, ok := dist[d]; !ok {
+				dist[d] = nil
+				order = append(order, d)
+			}
 		}
 		used := map[int32]bool{}
 		for j, v := range q.words {
@@ -66,7 +75,7 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 				break
 			}
 			best, bestW := float32(-1), int32(-1)
-			for d := range dist {
+			for _, d := range order {
 				var x float32
 				switch {
 				case d == v || b.roots[d] == b.roots[v]:
@@ -79,10 +88,11 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 				}
 			}
 			if best < 1.5 {
-				for d, u := range dist {
+				for _, d := range order {
 					if used[d] {
 						continue
 					}
+					u := dist[d]
 					if u == nil {
 						u = b.vec.wordVec(nil, d)
 						dist[d] = u
