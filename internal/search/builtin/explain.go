@@ -35,9 +35,6 @@ func (b *Scorer) name(i int32) string {
 // least half-way between the calibration's soft bounds, or one concept
 // group). At most search.MaxReasons.
 func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candidate) ([][]string, error) {
-	if s := b.forQuery(query); s != b {
-		return s.Explain(ctx, query, cands)
-	}
 	a := b.rd.read(query)
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]string, len(cands))
@@ -69,54 +66,63 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 				order = append(order, d)
 			}
 		}
-		used := map[int32]bool{}
-		for j, v := range q.words {
-			if len(why) >= search.MaxReasons {
-				break
+		why = b.wordReasons(why, q, order, dist, mid)
+		out[i] = slices.Compact(why)
+	}
+	return out, nil
+}
+
+// wordReasons appends to why, up to search.MaxReasons, each word of the
+// query's subject that a candidate contains ("conference") or matches by
+// meaning ("hiring≈recruiting"), given the candidate's distinct words in
+// order and their decoded vectors in dist (filled as needed).
+func (b *Scorer) wordReasons(why []string, q *queryTerms, order []int32, dist map[int32][]float32, mid float32) []string {
+	used := map[int32]bool{}
+	for j, v := range q.words {
+		if len(why) >= search.MaxReasons {
+			break
+		}
+		best, bestW := float32(-1), int32(-1)
+		for _, d := range order {
+			var x float32
+			switch {
+			case d == v || b.roots[d] == b.roots[v]:
+				x = 2 // the word itself, or an inflection of it
+			case b.groups[d] != 0 && b.groups[d] == b.groups[v]:
+				x = 1.5
 			}
-			best, bestW := float32(-1), int32(-1)
+			if x > best {
+				best, bestW = x, d
+			}
+		}
+		if best < 1.5 {
 			for _, d := range order {
+				if used[d] {
+					continue
+				}
+				u := dist[d]
+				if u == nil {
+					u = b.vec.wordVec(nil, d)
+					dist[d] = u
+				}
 				var x float32
-				switch {
-				case d == v || b.roots[d] == b.roots[v]:
-					x = 2 // the word itself, or an inflection of it
-				case b.groups[d] != 0 && b.groups[d] == b.groups[v]:
-					x = 1.5
+				for k, y := range q.unit[j] {
+					x += y * u[k]
 				}
 				if x > best {
 					best, bestW = x, d
 				}
 			}
-			if best < 1.5 {
-				for _, d := range order {
-					if used[d] {
-						continue
-					}
-					u := dist[d]
-					if u == nil {
-						u = b.vec.wordVec(nil, d)
-						dist[d] = u
-					}
-					var x float32
-					for k, y := range q.unit[j] {
-						x += y * u[k]
-					}
-					if x > best {
-						best, bestW = x, d
-					}
-				}
-			}
-			switch {
-			case best >= 2:
-				why = append(why, b.name(v))
-			case best >= mid:
-				why = append(why, b.name(v)+"≈"+b.name(bestW))
-			default:
-				continue
-			}
-			used[bestW] = true
 		}
-		out[i] = slices.Compact(why)
+		switch {
+		case best >= 2:
+			why = append(why, b.name(v))
+		case best >= mid:
+			why = append(why, b.name(v)+"≈"+b.name(bestW))
+		default:
+			continue
+		}
+		used[bestW] = true
 	}
-	return out, nil
+	return why
 }
