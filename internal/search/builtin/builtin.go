@@ -5,6 +5,7 @@ package builtin
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 
 	"signals/internal/model"
@@ -66,8 +67,12 @@ type Scorer struct {
 	cal    Calibration
 	names  *vocabNames
 	// enc, when set, gives the document and query vectors of the Cos
-	// feature in place of the word vectors' (see WithEncoder).
-	enc Encoder
+	// feature in place of the word vectors' (see WithEncoder), for the
+	// queries in one of encLangs (any, when empty). words is the scorer
+	// without enc, which scores the others.
+	enc      Encoder
+	encLangs []string
+	words    *Scorer
 }
 
 // Encoder is a sentence-embedding model: unit vectors of texts, of Dims
@@ -79,17 +84,49 @@ type Encoder interface {
 	EmbedDocuments(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// Languages is what an Encoder implements when it was trained to read
+// some languages only: the languages it reads ("en"), nil for any.
+type Languages interface {
+	Languages() []string
+}
+
 // WithEncoder returns a copy of b whose Cos feature is the cosine of enc's
 // vectors of the query and of each document, centred as the word vectors
 // are, scored under cal (fitted for enc by eval.FitBuiltin). Everything
 // else stays: what the query asks for still bars and browses, and the
 // lexical and soft word matches still count. Its Model is b's followed by
 // enc's name: its stored vectors are enc's.
+//
+// When enc reads some languages only (Languages), a query asked in
+// another (see reader.language) is scored as b scores it: by the word
+// vectors, computed from each candidate's text, under b's calibration.
 func (b *Scorer) WithEncoder(enc Encoder, cal Calibration) (*Scorer, error) {
 	withEnc := *b
-	withEnc.enc = enc
+	if b.enc != nil {
+		withEnc.words = b.words
+	} else {
+		withEnc.words = b
+	}
+	withEnc.enc, withEnc.encLangs = enc, nil
+	if l, ok := enc.(Languages); ok {
+		withEnc.encLangs = l.Languages()
+	}
 	return withEnc.WithCalibration(cal)
 }
+
+// forQuery returns the scorer that scores query: b, or the scorer without
+// its encoder when the query is asked in a language the encoder does not
+// read.
+func (b *Scorer) forQuery(query string) *Scorer {
+	if b.enc == nil || len(b.encLangs) == 0 || slices.Contains(b.encLangs, b.rd.language(query)) {
+		return b
+	}
+	return b.words
+}
+
+// UsesEncoder reports whether b scores query with its encoder: false
+// without one, and for a query in a language the encoder does not read.
+func (b *Scorer) UsesEncoder(query string) bool { return b.enc != nil && b.forQuery(query) == b }
 
 // Encoder returns the sentence-embedding model b scores with, nil for the
 // word vectors alone.
@@ -247,6 +284,9 @@ func (b *Scorer) finish(acc []float64) []float32 {
 // that is barred (see Features) keeps at most barred times its relevance,
 // which stays below the cutoff.
 func (b *Scorer) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
+	if s := b.forQuery(query); s != b {
+		return s.Score(ctx, query, cands)
+	}
 	all, browse, err := b.FeaturesFor(ctx, query, cands, []SoftBounds{{b.cal.SoftFloor, b.cal.SoftFull}})
 	if err != nil {
 		return nil, err

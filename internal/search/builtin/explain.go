@@ -35,6 +35,9 @@ func (b *Scorer) name(i int32) string {
 // least half-way between the calibration's soft bounds, or one concept
 // group). At most search.MaxReasons.
 func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candidate) ([][]string, error) {
+	if s := b.forQuery(query); s != b {
+		return s.Explain(ctx, query, cands)
+	}
 	a := b.rd.read(query)
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]string, len(cands))

@@ -89,6 +89,9 @@ type SoftBounds struct{ Floor, Full float64 }
 // Only the soft match and the facet depend on the bounds: the rest is
 // computed once.
 func (b *Scorer) FeaturesFor(ctx context.Context, query string, cands []search.Candidate, bounds []SoftBounds) ([][]Features, bool, error) {
+	if s := b.forQuery(query); s != b {
+		return s.FeaturesFor(ctx, query, cands, bounds)
+	}
 	a := b.rd.read(query)
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]Features, len(bounds))

@@ -76,6 +76,7 @@ func (t *tables) read(fsys fs.FS) error {
 	t.generic = r.set("generic.txt")
 	t.languageWords = r.set("language-words.txt")
 	t.topicWords = r.set("topic-words.txt")
+	t.queryLanguages = r.languages("query-languages.txt")
 	names, adjectives, cities := r.places("places-countries.txt"), r.places("places-adjectives.txt"), r.places("places-cities.txt")
 	regions := r.regions("places-regions.txt")
 	t.places = placeTable(names, adjectives, cities, regions)
@@ -128,6 +129,21 @@ func (r *tableReader) set(file string) map[string]bool {
 	m := make(map[string]bool, len(ls))
 	for _, l := range ls {
 		m[l.fields[0]] = true
+	}
+	return m
+}
+
+// languages reads a table of WORD = LANGUAGE lines, whose languages must
+// be en or fr.
+func (r *tableReader) languages(file string) map[string]string {
+	ls := r.lines(file, 2, true)
+	m := make(map[string]string, len(ls))
+	for _, l := range ls {
+		if l.fields[1] != "en" && l.fields[1] != "fr" {
+			r.err = fmt.Errorf("tables/%s:%d: %q is neither en nor fr", file, l.n, l.fields[1])
+			return nil
+		}
+		m[l.fields[0]] = l.fields[1]
 	}
 	return m
 }

@@ -47,6 +47,8 @@ type tables struct {
 	generic       map[string]bool   // generic.txt
 	languageWords map[string]bool   // language-words.txt
 	topicWords    map[string]bool   // topic-words.txt
+	// queryLanguages tells French queries from English ones.
+	queryLanguages map[string]string // query-languages.txt
 	// places are the country names, adjectives, cities and regions of
 	// places-countries.txt, places-adjectives.txt, places-cities.txt and
 	// places-regions.txt, and the English short names of model.Countries.
@@ -91,6 +93,7 @@ func (t tables) model() string {
 	}
 	fmt.Fprintf(&h, "elisions %q\nendings %q\n", t.elisions, t.endings)
 	writeMap(&h, "kind", t.kinds)
+	writeMap(&h, "query-language", t.queryLanguages)
 	for _, s := range []struct {
 		name string
 		set  map[string]bool

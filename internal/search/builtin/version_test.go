@@ -25,6 +25,7 @@ func cloneTables(t tables) tables {
 	c.possessives = maps.Clone(t.possessives)
 	c.languageWords = maps.Clone(t.languageWords)
 	c.topicWords = maps.Clone(t.topicWords)
+	c.queryLanguages = maps.Clone(t.queryLanguages)
 	c.places = maps.Clone(t.places)
 	c.capitalOnly = maps.Clone(t.capitalOnly)
 	c.upperOnly = maps.Clone(t.upperOnly)
@@ -100,6 +101,10 @@ func TestModelFollowsEveryTable(t *testing.T) {
 		},
 		"topicWords": {
 			func(t *tables) { t.topicWords["treaty"] = true },
+		},
+		"queryLanguages": {
+			func(t *tables) { t.queryLanguages["whose"] = "en" },
+			func(t *tables) { t.queryLanguages["de"] = "en" },
 		},
 		"places": {
 			func(t *tables) {

@@ -37,8 +37,9 @@ type BuiltinFit struct {
 // signal is relevant to the query and 0 if it is neither relevant nor
 // acceptable (acceptable pairs are left out), except the pairs the scorer
 // bars (a signal of another kind or place than asked, see
-// builtin.Features) and the queries it answers as a browse (only a kind, a
-// place or a name): no calibration changes those. For each (SoftFloor, SoftFull)
+// builtin.Features), the queries it answers as a browse (only a kind, a
+// place or a name) and, with an encoder, the queries it scores without it
+// (builtin.Scorer.UsesEncoder): no calibration changes those. For each (SoftFloor, SoftFull)
 // of a grid, a logistic regression of the label on (cos, lex, soft, facet)
 // gives the linear score s. A second regression of the label on
 // (s, (s−mean)/sd, s−top), with the window statistics of s for the query,
@@ -63,9 +64,13 @@ func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (Bu
 	// features[q][g]: the features of the candidates for query q of the fit
 	// half under the bounds grid[g].
 	// Queries that ask only for a kind or a place are answered by the
-	// signals of that tag and place, whatever the calibration.
+	// signals of that tag and place, whatever the calibration; those in a
+	// language b's encoder does not read are scored without it, under the
+	// calibration b had before it.
 	train := fitSet
-	train.Queries = slices.DeleteFunc(slices.Clone(fitSet.Queries), func(q Query) bool { return b.Browses(q.Query) })
+	train.Queries = slices.DeleteFunc(slices.Clone(fitSet.Queries), func(q Query) bool {
+		return b.Browses(q.Query) || (b.Encoder() != nil && !b.UsesEncoder(q.Query))
+	})
 	features := make([][][]builtin.Features, len(train.Queries))
 	for qi, q := range train.Queries {
 		if features[qi], _, err = b.FeaturesFor(ctx, q.Query, cands, grid); err != nil {

@@ -68,6 +68,9 @@ type Spec struct {
 	QueryPrefix, DocumentPrefix string
 	// TokenTypes says whether the graph takes token_type_ids.
 	TokenTypes bool
+	// Languages are the languages the model was trained to read ("en"),
+	// empty for any. They do not change its vectors.
+	Languages []string
 }
 
 // BatchSize is the most texts run through the model at once. Small
@@ -255,6 +258,10 @@ func (e *Encoder) Name() string { return e.name }
 
 // Dims is the length of the vectors.
 func (e *Encoder) Dims() int { return e.spec.Dims }
+
+// Languages are the languages the model reads (Spec.Languages), nil for
+// any.
+func (e *Encoder) Languages() []string { return e.spec.Languages }
 
 // Spec returns the model's description.
 func (e *Encoder) Spec() Spec { return e.spec }
