@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"signals/internal/model"
 )
 
 // TestQueryLanguage reads the language of every query of the evaluation
@@ -60,4 +64,44 @@ func TestQueryLanguage(t *testing.T) {
 	if french < 20 {
 		t.Errorf("only %d French queries", french)
 	}
+}
+
+// FuzzReadQuery reads any text as a query: the reader never fails, asks
+// only for tags and country keys that exist, and reads the query's
+// language as English once English function words outnumber the rest of
+// its words.
+func FuzzReadQuery(f *testing.F) {
+	for _, s := range []string{"who is hiring in Canada", "levées de fonds de plus de 10 M€ en Europe", "l'IA d'entreprise",
+		"Halden Robotics", "AI Act", "robots d'entrepôt en Espagne ou au Portugal", "funding rounds above $50M in Asia",
+		"qu'", "l''", "de de de", "ÉÉ", "\u0301", "- - -"} {
+		f.Add(s)
+	}
+	b, err := New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		a := b.rd.read(q)
+		for _, k := range a.kinds {
+			if !slices.Contains(model.Tags, k) {
+				t.Errorf("read(%q) asks for tag %q", q, k)
+			}
+		}
+		for _, c := range a.countries {
+			if !model.ValidCountry(c) {
+				t.Errorf("read(%q) asks for country %q", q, c)
+			}
+		}
+		if l := b.rd.language(q); l != "en" && l != "fr" {
+			t.Errorf("language(%q) = %q", q, l)
+		}
+		n := 1
+		words(q, nil, func([]byte) { n++ })
+		if strings.ContainsAny(q, frenchLetters) {
+			n++
+		}
+		if l := b.rd.language(q + strings.Repeat(" the", n)); l != "en" {
+			t.Errorf("language(%q + %d × the) = %q", q, n, l)
+		}
+	})
 }
