@@ -194,7 +194,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (*Ap
 	if status.Provider == "builtin" && cfg.Search.Provider != "builtin" {
 		log.Warn("semantic search uses the builtin scorer", "reason", status.Reason)
 	} else {
-		log.Info("semantic search scorer", "provider", status.Provider, "model", status.Model, "runtime", status.Runtime)
+		log.Info("semantic search scorer", "provider", status.Provider, "model", status.Model, "runtime", status.Runtime,
+			"model_languages", strings.Join(status.Languages, ","))
 	}
 	a.newMetrics(st, scorer.Model())
 	// Before the renderer is copied into every handler that answers.
@@ -255,6 +256,9 @@ type ScorerStatus struct {
 	Runtime string
 	// Reason says why this provider: asked for, or why auto fell back.
 	Reason string
+	// Languages are the languages of the questions the model scores; the
+	// builtin word vectors score the others. Empty: every question.
+	Languages []string
 }
 
 // NewScorer builds the configured semantic search scorer.
@@ -294,7 +298,7 @@ func chooseScorer(c SearchConfig) (search.Scorer, ScorerStatus, error) {
 		if c.Provider == "onnx" {
 			reason = "asked for (SIGNALS_SEARCH_PROVIDER=onnx)"
 		}
-		return s, ScorerStatus{Provider: "onnx", Runtime: lib, Reason: reason}, nil
+		return s, ScorerStatus{Provider: "onnx", Runtime: lib, Reason: reason, Languages: bundled.Spec().Languages}, nil
 	case "builtin":
 		b, err := builtin.New()
 		return b, ScorerStatus{Provider: "builtin", Reason: "asked for (SIGNALS_SEARCH_PROVIDER=builtin)"}, err

@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"signals/internal/app"
+	"signals/internal/label"
 	"signals/internal/model"
 	"signals/internal/search"
 	"signals/internal/store"
@@ -27,6 +29,13 @@ func searchStatus(ctx context.Context, args []string, env Env) error {
 		runtime = "not loaded"
 	}
 	fmt.Fprintf(env.Stdout, "provider: %s\nmodel:    %s\nruntime:  %s\nwhy:      %s\n", status.Provider, status.Model, runtime, status.Reason)
+	if len(status.Languages) > 0 {
+		names := make([]string, len(status.Languages))
+		for i, l := range status.Languages {
+			names[i] = label.Language(l)
+		}
+		fmt.Fprintf(env.Stdout, "reads:    questions in %s; the builtin word vectors score the others\n", strings.Join(names, ", "))
+	}
 	return c.withStore(ctx, func(st store.Store) error {
 		pending, err := waitingForVectors(ctx, st, scorer.Model())
 		if err != nil {

@@ -56,7 +56,8 @@ func TestSearchStatusModel(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"provider: onnx", "all-minilm-l6-v2-q", "runtime:  " + lib, "why:      ONNX Runtime loaded", "waiting:  327 public signals"} {
+	for _, want := range []string{"provider: onnx", "all-minilm-l6-v2-q", "runtime:  " + lib, "why:      ONNX Runtime loaded",
+		"reads:    questions in English; the builtin word vectors score the others", "waiting:  327 public signals"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("search-status lacks %q:\n%s", want, out)
 		}
