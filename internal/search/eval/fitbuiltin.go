@@ -63,14 +63,7 @@ func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (Bu
 	}
 	// features[q][g]: the features of the candidates for query q of the fit
 	// half under the bounds grid[g].
-	// Queries that ask only for a kind or a place are answered by the
-	// signals of that tag and place, whatever the calibration; those in a
-	// language b's encoder does not read are scored without it, under the
-	// calibration b had before it.
-	train := fitSet
-	train.Queries = slices.DeleteFunc(slices.Clone(fitSet.Queries), func(q Query) bool {
-		return b.Browses(q.Query) || (b.Encoder() != nil && !b.UsesEncoder(q.Query))
-	})
+	train := trainingQueries(b, fitSet)
 	features := make([][][]builtin.Features, len(train.Queries))
 	for qi, q := range train.Queries {
 		if features[qi], _, err = b.FeaturesFor(ctx, q.Query, cands, grid); err != nil {
@@ -119,6 +112,18 @@ func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (Bu
 		}
 	}
 	return fit, nil
+}
+
+// trainingQueries returns the queries of set whose scores b's calibration
+// decides. Queries that ask only for a kind or a place are answered by the
+// signals of that tag and place, whatever the calibration; those in a
+// language b's encoder does not read are scored without it, under the
+// calibration b had before it.
+func trainingQueries(b *builtin.Scorer, set Set) Set {
+	set.Queries = slices.DeleteFunc(slices.Clone(set.Queries), func(q Query) bool {
+		return b.Browses(q.Query) || (b.Encoder() != nil && !b.UsesEncoder(q.Query))
+	})
+	return set
 }
 
 // fitBuiltinAt fits a calibration with the soft bounds of the features fs

@@ -122,3 +122,38 @@ func TestEvaluateModel(t *testing.T) {
 		}
 	}
 }
+
+// TestFitLeavesOutWhatTheModelDoesNotScore: a calibration fitted for the
+// model learns from the English questions only, and one for the word
+// vectors from both languages; neither from the questions answered as a
+// browse.
+func TestFitLeavesOutWhatTheModelDoesNotScore(t *testing.T) {
+	b := modelScorer(t)
+	set, err := BundledSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := mustBuiltin(t)
+	withModel, withWords := trainingQueries(b, set), trainingQueries(words, set)
+	count := func(s Set, lang string) int {
+		n := 0
+		for _, q := range s.Queries {
+			if q.language() == lang {
+				n++
+			}
+			if words.Browses(q.Query) {
+				t.Errorf("%q, answered as a browse, is in a fit", q.Query)
+			}
+		}
+		return n
+	}
+	if fr := count(withModel, "fr"); fr != 0 {
+		t.Errorf("the model's fit has %d French questions", fr)
+	}
+	if fr := count(withWords, "fr"); fr == 0 {
+		t.Error("the word vectors' fit has no French question")
+	}
+	if en, all := count(withModel, "en"), count(withWords, "en"); en != all || en == 0 {
+		t.Errorf("the model's fit has %d English questions, the word vectors' %d", en, all)
+	}
+}
