@@ -73,18 +73,27 @@ type Spec struct {
 	Languages []string
 }
 
-// BatchSize is the most texts run through the model at once. Small
-// batches of texts of about one length are the fastest on a CPU and the
-// lightest: embedding the demo's 359 texts on one core (BenchmarkEmbedDemo)
-// runs at 105–108 signals/s in batches of 1 to 4, 99 in batches of 8 and
-// 80 in batches of 32, and a server indexing the demo peaks at 319 MB
-// resident in batches of 4 against 647 MB in batches of 32.
-const BatchSize = 4
+// BatchSize is the most texts run through the model at once. On a CPU one
+// text a run is the fastest and the lightest, and pads nothing: on one
+// core, embedding the archive's 512 long texts (BenchmarkEmbedArchive)
+// runs at 45–47 signals/s with a peak of 161–182 MB resident, against
+// 44 and 186–189 MB two at a time and 40–42 and 219–223 MB four at a time;
+// the demo's texts (BenchmarkEmbedDemo) run at 101–103 signals/s either
+// way, peaking at 174–184 MB against 212–229 MB. Larger batches are slower
+// still: 99 signals/s on the demo's texts in batches of 8, 80 in batches of
+// 32. A call's texts run shortest first, so that a larger batch would pad
+// to about its own length.
+const BatchSize = 1
+
+// smallCall is the most texts of a call that runs in the session without
+// an arena: a query, or the few candidates a search finds without a
+// vector.
+const smallCall = 4
 
 // Encoder embeds texts with one model. It is safe for concurrent use.
 //
 // It runs the model in two ONNX Runtime sessions. Calls of at most
-// BatchSize texts (a query, a candidate a search finds without a vector)
+// smallCall texts (a query, a candidate a search finds without a vector)
 // run in one that takes each run's memory from the C library's malloc and
 // gives it back when the run ends. Longer calls (an indexing pass) run in a
 // second one, opened on first use, whose memory arena keeps what a run
@@ -315,7 +324,7 @@ func (e *Encoder) embed(ctx context.Context, texts []string, prefix string) ([][
 	slices.SortStableFunc(order, func(a, b int) int { return len(toks[a]) - len(toks[b]) })
 	out := make([][]float32, len(texts))
 	b := batch{run: e.run}
-	if len(texts) > BatchSize {
+	if len(texts) > smallCall {
 		var err error
 		if b.run, err = e.bulkRunner(); err != nil {
 			return nil, fmt.Errorf("sentence: model %s: %w", e.spec.Name, err)
