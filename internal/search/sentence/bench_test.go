@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkEmbedDemo embeds the demo signals' texts (cut as a search cuts
-// them) as the indexer does, in length-sorted batches on one core, and
+// them) as the indexer does, one text a run on one core, and
 // reports signals per second:
 //
 //	SIGNALS_ONNXRUNTIME=$(bash scripts/onnxruntime.sh) go test -run '^$' -bench EmbedDemo -benchtime 3x ./internal/search/sentence/
