@@ -16,7 +16,7 @@ func (r *reader) language(query string) string {
 		fr++
 	}
 	words(query, nil, func(w []byte) {
-		if r.elided(w) {
+		if elision(r.t, w) > 0 {
 			fr++
 			return
 		}
@@ -31,15 +31,4 @@ func (r *reader) language(query string) string {
 		return "fr"
 	}
 	return "en"
-}
-
-// elided reports whether the folded word w starts with a French elision
-// (tables/elisions.txt) followed by a word.
-func (r *reader) elided(w []byte) bool {
-	for _, p := range r.t.elisions {
-		if len(w) > len(p) && string(w[:len(p)]) == p {
-			return true
-		}
-	}
-	return false
 }

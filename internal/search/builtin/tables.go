@@ -228,12 +228,7 @@ func trimClitics[W ~string | ~[]byte](t *tables, w W) W {
 	if !hasApostrophe(w) {
 		return w
 	}
-	for _, p := range t.elisions {
-		if len(w) > len(p) && string(w[:len(p)]) == p {
-			w = w[len(p):]
-			break
-		}
-	}
+	w = w[elision(t, w):]
 	for _, e := range t.endings {
 		if len(w) > len(e) && string(w[len(w)-len(e):]) == e {
 			w = w[:len(w)-len(e)]
@@ -241,6 +236,18 @@ func trimClitics[W ~string | ~[]byte](t *tables, w W) W {
 		}
 	}
 	return w
+}
+
+// elision returns the length of the French elision of t.elisions that the
+// folded word w starts with ("l'", "qu'"), 0 when it starts with none or is
+// no longer than it.
+func elision[W ~string | ~[]byte](t *tables, w W) int {
+	for _, p := range t.elisions {
+		if len(w) > len(p) && string(w[:len(p)]) == p {
+			return len(p)
+		}
+	}
+	return 0
 }
 
 func hasApostrophe[W ~string | ~[]byte](w W) bool {
