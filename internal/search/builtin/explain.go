@@ -32,8 +32,8 @@ func (b *Scorer) name(i int32) string {
 // agrees with the place asked ("country:france"), the names asked that it
 // contains, then each word of the query's subject that it contains
 // ("conference") or matches by meaning ("hiring≈recruiting": word vectors at
-// least half-way between the calibration's soft bounds, or one concept
-// group). At most search.MaxReasons.
+// least half-way between the soft bounds of the word vectors' calibration,
+// with an encoder too, or one concept group). At most search.MaxReasons.
 func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candidate) ([][]string, error) {
 	if s := b.forQuery(query); s != b {
 		return s.Explain(ctx, query, cands)
@@ -41,7 +41,15 @@ func (b *Scorer) Explain(ctx context.Context, query string, cands []search.Candi
 	a := b.rd.read(query)
 	q := b.analyzeQuery(a.text, query)
 	out := make([][]string, len(cands))
-	mid := float32((b.cal.SoftFloor + b.cal.SoftFull) / 2)
+	// Words match by meaning under the word vectors' own bounds: with an
+	// encoder, the calibration's bounds weigh soft matches beside the
+	// model's cosine and sit lower, where unrelated words meet
+	// ("working≈one").
+	soft := b.cal
+	if b.words != nil {
+		soft = b.words.cal
+	}
+	mid := float32((soft.SoftFloor + soft.SoftFull) / 2)
 	dist := map[int32][]float32{}
 	var order []int32
 	for i, c := range cands {
