@@ -182,13 +182,13 @@ func TestSearchAnswersQuestions(t *testing.T) {
 		each(t, search(t, "lessons learned running AI customer service chatbots"), 1, mentions("chatbot", "customer service"))
 	})
 	t.Run("a law by its short name", func(t *testing.T) {
+		atLeast := 3
 		if apptest.Search().Provider == "onnx" {
-			// The model holds two posts on AI that name no law ("AI will
-			// take your job", a school's AI policy) closer to these two
-			// words than the posts on the AI Act (docs/search.md).
-			t.Skip("with the sentence model, \"AI Act\" also matches two posts on AI that name no law")
+			// The model ranks two of the posts on the Act above the cutoff
+			// (docs/search.md, "Choosing the model").
+			atLeast = 2
 		}
-		each(t, search(t, "AI Act"), 3, mentions("ai act"))
+		each(t, search(t, "AI Act"), atLeast, mentions("ai act"))
 	})
 	t.Run("a kind word in a subject", func(t *testing.T) {
 		each(t, search(t, "will automation take people's jobs away"), 0, func(m reads.SearchMatch) bool {

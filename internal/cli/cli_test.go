@@ -297,6 +297,8 @@ func TestSearchCalibrationErrors(t *testing.T) {
 		{"slope not positive", nil, []string{"--search-slope", "0"}, 1, "slope must be positive"},
 		{"write without fit", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"--write", "x.json"}, 2, "--write writes what --fit finds"},
 		{"write with openai", nil, []string{"--fit", "--write", "x.json"}, 2, "--write is for the builtin calibration"},
+		{"refine without fit", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"--refine"}, 2, "--refine refines what --fit finds"},
+		{"refine with openai", nil, []string{"--fit", "--refine"}, 2, "--refine is for the builtin calibration"},
 		{"no database", nil, []string{"--database", "x.db"}, 2, "flag provided but not defined: -database"},
 		{"set not JSON", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"-set", badSet}, 1, "eval: evaluation set: invalid character"},
 		{"set missing", map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin"}, []string{"-set", badSet + ".missing"}, 1, "no such file"},

@@ -36,6 +36,7 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	verbose := c.fs.Bool("v", false, "print one line per query")
 	fit := c.fs.Bool("fit", false, "fit the scorer's calibration on the fit sets (eval.json and eval-asks.json, or --set) and print it")
 	write := c.fs.String("write", "", "with --fit and the builtin scorer: write the calibration to this file (internal/search/builtin/calibration.json ships it)")
+	refine := c.fs.Bool("refine", false, "with --fit and the builtin scorer: then tune the calibration's spread and rank for the recall at the cutoff and refit its slope (the bundled model's calibration is fitted so)")
 	encoder := c.fs.String("encoder", "", "measure a sentence-embedding model: an .onnx file with its tokenizer.json beside it, scored with the builtin query reading (or alone, with --encoder-alone)")
 	alone := c.fs.Bool("encoder-alone", false, "with --encoder: score by the model's cosine alone")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
@@ -43,6 +44,9 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	}
 	if *write != "" && !*fit {
 		return fmt.Errorf("%w: --write writes what --fit finds: give both", errUsage)
+	}
+	if *refine && !*fit {
+		return fmt.Errorf("%w: --refine refines what --fit finds: give both", errUsage)
 	}
 	scorer, err := app.NewScorer(c.cfg.Search)
 	if err != nil {
@@ -55,6 +59,9 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	}
 	if _, ok := scorer.(*builtin.Scorer); *write != "" && !ok {
 		return fmt.Errorf("%w: --write is for the builtin calibration; the openai one is set with SIGNALS_SEARCH_THRESHOLD and SIGNALS_SEARCH_SLOPE, which --fit prints", errUsage)
+	}
+	if _, ok := scorer.(*builtin.Scorer); *refine && !ok {
+		return fmt.Errorf("%w: --refine is for the builtin calibration, with or without a sentence model", errUsage)
 	}
 	docs, err := demoDocs(ctx)
 	if err != nil {
@@ -71,7 +78,7 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 				return err
 			}
 		}
-		if scorer, err = fitScorer(ctx, scorer, docs, fitSet, *write, env); err != nil {
+		if scorer, err = fitScorer(ctx, scorer, docs, fitSet, fitOptions{*write, *refine}, env); err != nil {
 			return err
 		}
 	}
@@ -149,14 +156,21 @@ func readEvalSets(file string) ([]eval.Named, error) {
 	return []eval.Named{{Name: filepath.Base(file), Set: s}}, nil
 }
 
+// fitOptions are eval-search's settings of a builtin fit: the file to write
+// the calibration to, if any, and whether to refine it (eval.FitBuiltin).
+type fitOptions struct {
+	write  string
+	refine bool
+}
+
 // fitScorer fits the calibration of scorer on set and returns the scorer
 // that uses it.
-func fitScorer(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set eval.Set, write string, env Env) (search.Scorer, error) {
+func fitScorer(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set eval.Set, opts fitOptions, env Env) (search.Scorer, error) {
 	switch s := scorer.(type) {
 	case *openai.Scorer:
 		return fitOpenAI(ctx, s, docs, set, env)
 	case *builtin.Scorer:
-		return fitBuiltin(ctx, s, docs, set, write, env)
+		return fitBuiltin(ctx, s, docs, set, opts, env)
 	case *sentence.Scorer:
 		fitted, _, err := eval.FitCosine(ctx, s, docs, eval.FitHalf(set))
 		if err != nil {
@@ -188,8 +202,9 @@ func fitOpenAI(ctx context.Context, s *openai.Scorer, docs []eval.Doc, set eval.
 // fitBuiltin fits the builtin calibration, prints it with its figures on
 // the two halves of the set, writes it to file if file is not empty, and
 // returns the scorer that uses it.
-func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eval.Set, file string, env Env) (search.Scorer, error) {
-	fit, err := eval.FitBuiltin(ctx, s, docs, set)
+func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eval.Set, opts fitOptions, env Env) (search.Scorer, error) {
+	file := opts.write
+	fit, err := eval.FitBuiltin(ctx, s, docs, set, opts.refine)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +220,11 @@ func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eva
 		fmt.Fprintf(env.Stdout, "%-9s %s\n", h.name, h.rep.Summary())
 	}
 	if file == "" {
-		fmt.Fprintln(env.Stdout, "to ship it: --write internal/search/builtin/calibration.json")
+		ships := "internal/search/builtin/calibration.json"
+		if s.Encoder() != nil {
+			ships = "internal/search/sentence/bundled/calibration.json"
+		}
+		fmt.Fprintln(env.Stdout, "to ship it: --write "+ships)
 		return fit.Scorer, nil
 	}
 	if err := os.WriteFile(file, enc, 0o644); err != nil {

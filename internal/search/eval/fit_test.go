@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"signals/internal/search"
+	"signals/internal/search/builtin"
 	"signals/internal/search/openai"
 	"signals/internal/search/searchtest"
 )
@@ -23,7 +25,7 @@ func TestFitBuiltin(t *testing.T) {
 	b := mustBuiltin(t)
 	docs := demoDocs(t)
 	set := readDemoSet(t)
-	fit, err := FitBuiltin(context.Background(), b, docs, set)
+	fit, err := FitBuiltin(context.Background(), b, docs, set, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +49,7 @@ func TestFitBuiltin(t *testing.T) {
 
 func TestFitBuiltinWithoutLabels(t *testing.T) {
 	set := Set{Queries: []Query{{Query: "chocolate cake recipe"}, {Query: "knitting patterns"}, {Query: "tide tables"}}}
-	_, err := FitBuiltin(context.Background(), mustBuiltin(t), demoDocs(t), set)
+	_, err := FitBuiltin(context.Background(), mustBuiltin(t), demoDocs(t), set, false)
 	if err == nil || !strings.Contains(err.Error(), "labels none of these signals relevant") {
 		t.Errorf("a set without relevant signals: %v", err)
 	}
@@ -145,5 +147,98 @@ func TestShortestBetween(t *testing.T) {
 		if math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("shortestBetween(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
 		}
+	}
+}
+
+// TestRefineCalibration refines the word vectors' fit on the fit half: the
+// recall at the cutoff with a precision of fitPrecision does not fall, the
+// ranking within each query stays, and the fused scores' threshold maps to
+// the cutoff.
+func TestRefineCalibration(t *testing.T) {
+	b := mustBuiltin(t)
+	ctx := context.Background()
+	cands, err := candidates(ctx, b, demoDocs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fitSet, _ := halves(readDemoSet(t))
+	train := trainingQueries(b, fitSet)
+	bounds := builtin.SoftBounds{Floor: b.Calibration().SoftFloor, Full: b.Calibration().SoftFull}
+	fs := make([][]builtin.Features, len(train.Queries))
+	for i, q := range train.Queries {
+		all, _, err := b.FeaturesFor(ctx, q.Query, cands, []builtin.SoftBounds{bounds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs[i] = all[0]
+	}
+	plain, recall, err := fitBuiltinAt(cands, train, fs, bounds, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refined, refinedRecall, err := fitBuiltinAt(cands, train, fs, bounds, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recall %.3f -> %.3f; spread %.3f -> %.3f, rank %.3f -> %.3f", recall, refinedRecall, plain.Spread, refined.Spread, plain.Rank, refined.Rank)
+	if refinedRecall < recall || refinedRecall == 0 {
+		t.Errorf("refined recall %.3f, before %.3f", refinedRecall, recall)
+	}
+	for _, q := range fs {
+		for i := range q {
+			for j := range q {
+				if (plain.Linear(q[i]) < plain.Linear(q[j])) != (refined.Linear(q[i]) < refined.Linear(q[j])) {
+					t.Fatalf("the refined calibration ranks %+v and %+v otherwise", q[i], q[j])
+				}
+			}
+		}
+	}
+	windows := make([]fitWindow, len(fs))
+	for i, q := range train.Queries {
+		windows[i] = fitWindow{fs: fs[i], ys: make([]float64, len(cands))}
+		for k, c := range cands {
+			if windows[i].ys[k] = q.label(c.ID); fs[i][k].Barred {
+				windows[i].ys[k] = -1
+			}
+		}
+	}
+	thr, got := fusedThreshold(windows, refined)
+	if math.Abs(got-refinedRecall) > 1e-12 || math.Abs(refined.Bias+thr-cutoffLogit) > 1e-9 {
+		t.Errorf("threshold %.4f, bias %.4f: the threshold maps to %.4f, want the cutoff's %.4f", thr, refined.Bias, refined.Bias+thr, cutoffLogit)
+	}
+}
+
+// TestFitSlope: the slope fitSlope finds is the top of the log-likelihood.
+func TestFitSlope(t *testing.T) {
+	var xs, ys []float64
+	for i := range 400 {
+		x := float64(i%40-20) / 10
+		xs = append(xs, x)
+		y := 0.0
+		if search.Logistic(1.5*x+cutoffLogit) > float64(i%7)/7 {
+			y = 1
+		}
+		ys = append(ys, y)
+	}
+	ll := func(t float64) float64 {
+		var pos float64
+		for _, y := range ys {
+			pos += y
+		}
+		w := (float64(len(ys)) - pos) / pos
+		var sum float64
+		for i, x := range xs {
+			p := search.Logistic(t*x + cutoffLogit)
+			if ys[i] == 1 {
+				sum += w * math.Log(p)
+			} else {
+				sum += math.Log(1 - p)
+			}
+		}
+		return sum
+	}
+	slope := fitSlope(xs, ys)
+	if slope <= 0 || ll(slope) < ll(slope*1.01) || ll(slope) < ll(slope*0.99) {
+		t.Errorf("slope %.4f is not the top of the log-likelihood", slope)
 	}
 }

@@ -46,10 +46,12 @@ type BuiltinFit struct {
 // gives the scale of s, Spread and Rank; the priors are the mean window
 // statistics. The bias is then shifted so that the lowest fused score at
 // which the samples keep a precision of at least fitPrecision maps to exactly
-// the cutoff. The grid point with the best recall there wins. Its numbers
+// the cutoff. With refine, Spread and Rank are then searched for the best
+// recall at that precision and the slope refitted (see refineCalibration).
+// The grid point with the best recall there wins. Its numbers
 // are rounded to three decimals, as calibration.json keeps them, and the
 // figures are those of the rounded calibration.
-func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (BuiltinFit, error) {
+func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set, refine bool) (BuiltinFit, error) {
 	cands, err := candidates(ctx, b, docs)
 	if err != nil {
 		return BuiltinFit{}, err
@@ -79,7 +81,7 @@ func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set) (Bu
 		for qi := range features {
 			fs[qi] = features[qi][g]
 		}
-		cal, recall, err := fitBuiltinAt(cands, train, fs, bounds)
+		cal, recall, err := fitBuiltinAt(cands, train, fs, bounds, refine)
 		if err != nil {
 			return BuiltinFit{}, err
 		}
@@ -129,16 +131,12 @@ func trainingQueries(b *builtin.Scorer, set Set) Set {
 // fitBuiltinAt fits a calibration with the soft bounds of the features fs
 // (fs[q] for the query at index q of set), and returns it with the recall of
 // the samples at the cutoff, 0 if no threshold keeps the precision.
-func fitBuiltinAt(cands []search.Candidate, set Set, fs [][]builtin.Features, bounds builtin.SoftBounds) (builtin.Calibration, float64, error) {
-	type query struct {
-		fs []builtin.Features
-		ys []float64 // 1, 0, or -1 for acceptable
-	}
-	var qs []query
+func fitBuiltinAt(cands []search.Candidate, set Set, fs [][]builtin.Features, bounds builtin.SoftBounds, refine bool) (builtin.Calibration, float64, error) {
+	var qs []fitWindow
 	var xs [][]float64
 	var ys []float64
 	for qi, q := range set.Queries {
-		qq := query{fs: fs[qi], ys: make([]float64, len(cands))}
+		qq := fitWindow{fs: fs[qi], ys: make([]float64, len(cands))}
 		for i, c := range cands {
 			if qq.ys[i] = q.label(c.ID); qq.ys[i] < 0 {
 				continue
@@ -160,28 +158,13 @@ func fitBuiltinAt(cands []search.Candidate, set Set, fs [][]builtin.Features, bo
 	linear := builtin.Calibration{Cos: w1[1], Lex: w1[2], Soft: w1[3], Facet: w1[4]}
 	// Window statistics of s, without priors (full windows).
 	var xs2 [][]float64
-	var pm, psd, ptop, nq float64
-	for _, q := range qs {
-		s := make([]float64, len(q.fs))
-		var open []float64 // the window of candidates that are not barred
-		for i, f := range q.fs {
-			s[i] = linear.Linear(f)
-			if !f.Barred {
-				open = append(open, s[i])
-			}
-		}
-		if len(open) == 0 {
-			continue
-		}
-		mean, sd, top := builtin.WindowStats(open)
-		sd = math.Max(sd, 1e-9)
-		pm, psd, ptop, nq = pm+mean, psd+sd, ptop+top, nq+1
+	forWindows(qs, linear, func(s []float64, q fitWindow, mean, sd, top float64) {
 		for i := range s {
 			if q.ys[i] >= 0 {
 				xs2 = append(xs2, []float64{1, s[i], (s[i] - mean) / sd, s[i] - top})
 			}
 		}
-	}
+	})
 	w2 := fitLogistic(xs2, ys)
 	z := make([]float64, len(xs2))
 	for i, x := range xs2 {
@@ -194,13 +177,59 @@ func fitBuiltinAt(cands []search.Candidate, set Set, fs [][]builtin.Features, bo
 		return builtin.Calibration{}, 0, nil // no threshold keeps the precision
 	}
 	a := w2[1]
-	return builtin.Calibration{
-		Bias: w2[0] - thr + math.Log(search.Cutoff/(1-search.Cutoff)),
+	c := builtin.Calibration{
+		Bias: w2[0] - thr + cutoffLogit,
 		Cos:  a * w1[1], Lex: a * w1[2], Soft: a * w1[3], Facet: a * w1[4],
 		Spread: w2[2], Rank: w2[3] / a,
-		PriorMean: a * pm / nq, PriorSD: a * psd / nq, PriorTop: a * ptop / nq,
 		SoftFloor: bounds.Floor, SoftFull: bounds.Full,
-	}, recall, nil
+	}
+	if refine {
+		c, recall = refineCalibration(qs, c)
+	}
+	c.PriorMean, c.PriorSD, c.PriorTop = priors(qs, c)
+	return c, recall, nil
+}
+
+// cutoffLogit is the fused score that maps to search.Cutoff.
+var cutoffLogit = math.Log(search.Cutoff / (1 - search.Cutoff))
+
+// fitWindow is one query's window of a fit: the candidates' features and
+// their labels (1, 0, or -1 for acceptable and barred pairs, which are no
+// samples).
+type fitWindow struct {
+	fs []builtin.Features
+	ys []float64
+}
+
+// forWindows calls f for each window of qs that has candidates that are
+// not barred, with the linear scores s of all its candidates under c and
+// the statistics of those that are not barred, without priors (full
+// windows).
+func forWindows(qs []fitWindow, c builtin.Calibration, f func(s []float64, q fitWindow, mean, sd, top float64)) {
+	for _, q := range qs {
+		s := make([]float64, len(q.fs))
+		var open []float64
+		for i, feat := range q.fs {
+			s[i] = c.Linear(feat)
+			if !feat.Barred {
+				open = append(open, s[i])
+			}
+		}
+		if len(open) == 0 {
+			continue
+		}
+		mean, sd, top := builtin.WindowStats(open)
+		f(s, q, mean, math.Max(sd, 1e-9), top)
+	}
+}
+
+// priors are the mean window statistics of the linear scores under c.
+func priors(qs []fitWindow, c builtin.Calibration) (mean, sd, top float64) {
+	var n float64
+	forWindows(qs, c, func(_ []float64, _ fitWindow, m, s, t float64) {
+		mean, sd, top, n = mean+m, sd+s, top+t, n+1
+	})
+	return mean / n, sd / n, top / n
 }
 
 // roundCalibration rounds the numbers of c to three decimals.

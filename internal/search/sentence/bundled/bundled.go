@@ -21,15 +21,12 @@ var (
 	//go:embed tokenizer.json
 	tokenizer []byte
 	// Calibration is the builtin calibration fitted with this model as its
-	// encoder, written when the model was added by
+	// encoder, on the fit halves of eval.json and eval-asks.json (the
+	// English questions, which the model scores), by
 	//
-	//	go run ./cmd/signals eval-search --search-provider onnx --fit --write internal/search/sentence/bundled/calibration.json
+	//	go run ./cmd/signals eval-search --search-provider onnx --fit --refine --write internal/search/sentence/bundled/calibration.json
 	//
-	// on the fit halves of eval.json and eval-asks.json, French questions
-	// included. The same fit over today's word tables, on the English
-	// questions the model now scores, gives one that returns less on each
-	// of the four sets (docs/search.md, "Choosing the model"); it has not
-	// replaced this one.
+	// which TestFitModel runs where ONNX Runtime loads.
 	//
 	//go:embed calibration.json
 	Calibration []byte
