@@ -24,7 +24,7 @@ var refineSteps = []float64{0.5, 0.7, 0.85, 0.95, 1.05, 1.18, 1.4, 2}
 // than as fast as the search made it (which leaves most matches at 0.99
 // and more). It returns the calibration without priors, and its recall.
 func refineCalibration(qs []fitWindow, c builtin.Calibration) (builtin.Calibration, float64) {
-	best := -1.0
+	_, best := fusedThreshold(qs, c)
 	for range 40 {
 		improved := false
 		for _, p := range []*float64{&c.Spread, &c.Rank} {
