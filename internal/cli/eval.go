@@ -39,11 +39,20 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	refine := c.fs.Bool("refine", false, "with --fit and the builtin scorer: then tune the calibration's spread and rank for the recall at the cutoff and refit its slope (the bundled model's calibration is fitted so)")
 	encoder := c.fs.String("encoder", "", "measure a sentence-embedding model: an .onnx file with its tokenizer.json beside it, scored with the builtin query reading (or alone, with --encoder-alone)")
 	alone := c.fs.Bool("encoder-alone", false, "with --encoder: score by the model's cosine alone")
+	langs := c.fs.String("encoder-languages", "", "with --encoder: the languages the model reads, en or fr, comma-separated (the bundled model reads en); the word vectors score questions in the others, as the service does; unset: the model scores every question")
 	if _, err := c.parse(args, 0, "no arguments"); err != nil {
 		return err
 	}
 	if *write != "" && !*fit {
 		return fmt.Errorf("%w: --write writes what --fit finds: give both", errUsage)
+	}
+	if *langs != "" && (*encoder == "" || *alone) {
+		return fmt.Errorf("%w: --encoder-languages is for a model measured inside the query reading: give --encoder without --encoder-alone", errUsage)
+	}
+	for _, l := range strings.Split(*langs, ",") {
+		if *langs != "" && l != "en" && l != "fr" {
+			return fmt.Errorf("%w: --encoder-languages: %q is no language the query reading tells (en, fr)", errUsage, l)
+		}
 	}
 	if *refine && !*fit {
 		return fmt.Errorf("%w: --refine refines what --fit finds: give both", errUsage)
@@ -53,7 +62,7 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if *encoder != "" {
-		if scorer, err = candidateScorer(*encoder, *alone, env); err != nil {
+		if scorer, err = candidateScorer(*encoder, *alone, *langs, env); err != nil {
 			return err
 		}
 	}
@@ -235,14 +244,18 @@ func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eva
 }
 
 // candidateScorer loads the model in file for measurement, with ONNX
-// Runtime from SIGNALS_ONNXRUNTIME or the usual places.
-func candidateScorer(file string, alone bool, env Env) (search.Scorer, error) {
+// Runtime from SIGNALS_ONNXRUNTIME or the usual places; langs, when not
+// empty, are the languages it reads, comma-separated (sentence.Spec.Languages).
+func candidateScorer(file string, alone bool, langs string, env Env) (search.Scorer, error) {
 	if _, err := sentence.Load(env.Getenv(sentence.EnvRuntime)); err != nil {
 		return nil, err
 	}
 	spec, err := sentence.SpecFromFile(file)
 	if err != nil {
 		return nil, err
+	}
+	if langs != "" {
+		spec.Languages = strings.Split(langs, ",")
 	}
 	enc, err := sentence.Open(spec, 1)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,5 +62,46 @@ func TestSearchStatusModel(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("search-status lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestEvalSearchEncoderLanguages: a candidate model measured with
+// --encoder-languages en leaves the French questions to the word vectors,
+// whose figures on them are then the builtin scorer's, while it scores the
+// English ones itself. It needs ONNX Runtime (SIGNALS_TEST_ONNXRUNTIME, set
+// by CI's model step).
+func TestEvalSearchEncoderLanguages(t *testing.T) {
+	lib := os.Getenv("SIGNALS_TEST_ONNXRUNTIME")
+	if lib == "" {
+		t.Skip("SIGNALS_TEST_ONNXRUNTIME is not set; measuring a model is tested in CI's model step")
+	}
+	env := map[string]string{"SIGNALS_SEARCH_PROVIDER": "builtin", "SIGNALS_ONNXRUNTIME": lib}
+	lines := func(args ...string) (en, fr []string) {
+		t.Helper()
+		out, errs, code := runCLI(t, env, "", append([]string{"eval-search"}, args...)...)
+		if code != 0 {
+			t.Fatalf("eval-search %q: exit %d: %s", args, code, errs)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			switch {
+			case strings.Contains(l, "scorer, en"):
+				en = append(en, l)
+			case strings.Contains(l, "scorer, fr"):
+				fr = append(fr, l)
+			}
+		}
+		if len(en) != 4 || len(fr) != 4 {
+			t.Fatalf("eval-search %q: %d English and %d French lines, want 4 of each:\n%s", args, len(en), len(fr), out)
+		}
+		return en, fr
+	}
+	wordsEN, wordsFR := lines()
+	model := filepath.Join("..", "search", "sentence", "bundled", "model.onnx")
+	en, fr := lines("--encoder", model, "--encoder-languages", "en")
+	if !slices.Equal(fr, wordsFR) {
+		t.Errorf("French questions with --encoder-languages en:\n%s\nthe word vectors:\n%s", strings.Join(fr, "\n"), strings.Join(wordsFR, "\n"))
+	}
+	if slices.Equal(en, wordsEN) {
+		t.Errorf("the model scores the English questions as the word vectors do:\n%s", strings.Join(en, "\n"))
 	}
 }
