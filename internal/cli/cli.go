@@ -88,7 +88,7 @@ var verbs = []verb{
 	{"backup", "FILE", "copy the SQLite database to a new FILE, while serve runs", backup},
 	{"restore", "FILE", "replace the SQLite database by a backup; serve must be stopped", restore},
 	{"search-status", "", "which semantic search scorer is active (model, runtime, signals waiting for vectors) and why", searchStatus},
-	{"eval-search", "[-v] [--set FILE] [--fit [--refine] [--write FILE]] [--encoder FILE.onnx [--encoder-alone | --encoder-languages en,fr]]",
+	{"eval-search", "[-v] [--set FILE] [--fit [--refine] [--write FILE]] [--encoder FILE.onnx [--encoder-alone | --encoder-languages LIST]]",
 		"measure semantic search on the labelled set; --fit calibrates the scorer", evalSearch},
 }
 
