@@ -49,9 +49,11 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	if *langs != "" && (*encoder == "" || *alone) {
 		return fmt.Errorf("%w: --encoder-languages is for a model measured inside the query reading: give --encoder without --encoder-alone", errUsage)
 	}
-	for _, l := range strings.Split(*langs, ",") {
-		if *langs != "" && l != "en" && l != "fr" {
-			return fmt.Errorf("%w: --encoder-languages: %q is no language the query reading tells (en, fr)", errUsage, l)
+	if *langs != "" {
+		for l := range strings.SplitSeq(*langs, ",") {
+			if l != "en" && l != "fr" {
+				return fmt.Errorf("%w: --encoder-languages: %q is no language the query reading tells (en, fr)", errUsage, l)
+			}
 		}
 	}
 	if *refine && !*fit {

@@ -108,6 +108,13 @@ func (c Calibration) Linear(f Features) float64 {
 	return c.Cos*f.Cos + c.Lex*f.Lex + c.Soft*f.Soft + c.Facet*f.Facet
 }
 
+// Fused is the second step of the calibration: the fused score of a
+// candidate of linear score s in a window of statistics mean, sd and top,
+// whose logistic is its relevance.
+func (c Calibration) Fused(s, mean, sd, top float64) float64 {
+	return c.Bias + s + c.Spread*(s-mean)/sd + c.Rank*(s-top)
+}
+
 // windowTopRank is the rank, from the best, of the window statistic top.
 const windowTopRank = 10
 
@@ -162,7 +169,7 @@ func (c Calibration) relevance(fs []Features) []float64 {
 	}
 	mean, sd, top := c.windowStats(open)
 	for i, s := range out {
-		out[i] = search.Logistic(c.Bias + s + c.Spread*(s-mean)/sd + c.Rank*(s-top))
+		out[i] = search.Logistic(c.Fused(s, mean, sd, top))
 	}
 	return out
 }

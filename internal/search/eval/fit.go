@@ -13,11 +13,7 @@ import (
 // It stops when a step moves no weight by more than 1e-12, or after 50.
 func fitLogistic(xs [][]float64, ys []float64) []float64 {
 	k := len(xs[0])
-	var pos float64
-	for _, y := range ys {
-		pos += y
-	}
-	wPos := (float64(len(ys)) - pos) / math.Max(pos, 1)
+	wPos := positiveWeight(ys)
 	w := make([]float64, k)
 	grad := make([]float64, k)
 	hess := make([]float64, k*k)
@@ -58,6 +54,16 @@ func fitLogistic(xs [][]float64, ys []float64) []float64 {
 		}
 	}
 	return w
+}
+
+// positiveWeight is the weight of a positive sample of ys that balances
+// the classes: the negatives per positive.
+func positiveWeight(ys []float64) float64 {
+	var pos float64
+	for _, y := range ys {
+		pos += y
+	}
+	return (float64(len(ys)) - pos) / math.Max(pos, 1)
 }
 
 // solve solves A·x = b by Gaussian elimination with partial pivoting.

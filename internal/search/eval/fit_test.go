@@ -193,16 +193,7 @@ func TestRefineCalibration(t *testing.T) {
 			}
 		}
 	}
-	windows := make([]fitWindow, len(fs))
-	for i, q := range train.Queries {
-		windows[i] = fitWindow{fs: fs[i], ys: make([]float64, len(cands))}
-		for k, c := range cands {
-			if windows[i].ys[k] = q.label(c.ID); fs[i][k].Barred {
-				windows[i].ys[k] = -1
-			}
-		}
-	}
-	thr, got := fusedThreshold(windows, refined)
+	thr, got := fusedThreshold(fitWindows(cands, train, fs), refined)
 	if math.Abs(got-refinedRecall) > 1e-12 || math.Abs(refined.Bias+thr-cutoffLogit) > 1e-9 {
 		t.Errorf("threshold %.4f, bias %.4f: the threshold maps to %.4f, want the cutoff's %.4f", thr, refined.Bias, refined.Bias+thr, cutoffLogit)
 	}

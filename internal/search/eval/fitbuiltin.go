@@ -132,24 +132,16 @@ func trainingQueries(b *builtin.Scorer, set Set) Set {
 // (fs[q] for the query at index q of set), and returns it with the recall of
 // the samples at the cutoff, 0 if no threshold keeps the precision.
 func fitBuiltinAt(cands []search.Candidate, set Set, fs [][]builtin.Features, bounds builtin.SoftBounds, refine bool) (builtin.Calibration, float64, error) {
-	var qs []fitWindow
+	qs := fitWindows(cands, set, fs)
 	var xs [][]float64
 	var ys []float64
-	for qi, q := range set.Queries {
-		qq := fitWindow{fs: fs[qi], ys: make([]float64, len(cands))}
-		for i, c := range cands {
-			if qq.ys[i] = q.label(c.ID); qq.ys[i] < 0 {
-				continue
+	for _, q := range qs {
+		for i, f := range q.fs {
+			if q.ys[i] >= 0 {
+				xs = append(xs, []float64{1, f.Cos, f.Lex, f.Soft, f.Facet})
+				ys = append(ys, q.ys[i])
 			}
-			f := qq.fs[i]
-			if f.Barred {
-				qq.ys[i] = -1 // cannot match, whatever the calibration
-				continue
-			}
-			xs = append(xs, []float64{1, f.Cos, f.Lex, f.Soft, f.Facet})
-			ys = append(ys, qq.ys[i])
 		}
-		qs = append(qs, qq)
 	}
 	if !slices.Contains(ys, 1) {
 		return builtin.Calibration{}, 0, errors.New("eval: the evaluation set's fit half labels none of these signals relevant")
@@ -199,6 +191,21 @@ var cutoffLogit = math.Log(search.Cutoff / (1 - search.Cutoff))
 type fitWindow struct {
 	fs []builtin.Features
 	ys []float64
+}
+
+// fitWindows returns the window of each query of set, fs[q] being the
+// features of cands for the query at index q.
+func fitWindows(cands []search.Candidate, set Set, fs [][]builtin.Features) []fitWindow {
+	qs := make([]fitWindow, len(set.Queries))
+	for qi, q := range set.Queries {
+		qs[qi] = fitWindow{fs: fs[qi], ys: make([]float64, len(cands))}
+		for i, c := range cands {
+			if qs[qi].ys[i] = q.label(c.ID); qs[qi].ys[i] >= 0 && fs[qi][i].Barred {
+				qs[qi].ys[i] = -1 // cannot match, whatever the calibration
+			}
+		}
+	}
+	return qs
 }
 
 // forWindows calls f for each window of qs that has candidates that are

@@ -57,10 +57,11 @@ func refineCalibration(qs []fitWindow, c builtin.Calibration) (builtin.Calibrati
 // fusedScores returns the fused scores under c, without its bias, of the
 // samples of qs, and their labels.
 func fusedScores(qs []fitWindow, c builtin.Calibration) (z, ys []float64) {
+	c.Bias = 0
 	forWindows(qs, c, func(s []float64, q fitWindow, mean, sd, top float64) {
 		for i := range s {
 			if q.ys[i] >= 0 {
-				z = append(z, s[i]+c.Spread*(s[i]-mean)/sd+c.Rank*(s[i]-top))
+				z = append(z, c.Fused(s[i], mean, sd, top))
 				ys = append(ys, q.ys[i])
 			}
 		}
@@ -82,11 +83,7 @@ func fusedThreshold(qs []fitWindow, c builtin.Calibration) (thr, recall float64)
 // of relevance at the cutoff. The log-likelihood is concave in t, so a
 // golden-section search over t in (0, 1000] finds its top (to 1e-9).
 func fitSlope(xs, ys []float64) float64 {
-	var pos float64
-	for _, y := range ys {
-		pos += y
-	}
-	wPos := (float64(len(ys)) - pos) / math.Max(pos, 1)
+	wPos := positiveWeight(ys)
 	ll := func(t float64) float64 {
 		var sum float64
 		for i, x := range xs {
