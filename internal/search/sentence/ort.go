@@ -91,6 +91,23 @@ func newRunner(spec Spec, threads int, arena bool) (runner, error) {
 	return &ortRunner{sess: sess, dims: spec.Dims, tokenTypes: spec.TokenTypes}, nil
 }
 
+// graphShape reads from onnx whether the graph takes token_type_ids and
+// the length of its token vectors (the last dimension of its first
+// output), for a candidate model given as a file.
+func graphShape(onnx []byte) (tokenTypes bool, dims int, err error) {
+	ins, outs, err := ort.GetInputOutputInfoWithONNXData(onnx)
+	if err != nil {
+		return false, 0, fmt.Errorf("read the model's inputs and outputs: %w", err)
+	}
+	for _, in := range ins {
+		tokenTypes = tokenTypes || in.Name == "token_type_ids"
+	}
+	if len(outs) == 0 || len(outs[0].Dimensions) == 0 || outs[0].Dimensions[len(outs[0].Dimensions)-1] < 1 {
+		return false, 0, errors.New("the model's first output has no fixed last dimension")
+	}
+	return tokenTypes, int(outs[0].Dimensions[len(outs[0].Dimensions)-1]), nil
+}
+
 // outputName is the name of the graph's first output, the token vectors.
 func outputName(onnx []byte) (string, error) {
 	_, outs, err := ort.GetInputOutputInfoWithONNXData(onnx)

@@ -15,3 +15,7 @@ func Load(string) (string, error) {
 func newRunner(Spec, int, bool) (runner, error) {
 	return nil, fmt.Errorf("%w: this binary was built without cgo (CGO_ENABLED=0)", ErrNoRuntime)
 }
+
+func graphShape([]byte) (bool, int, error) {
+	return false, 0, fmt.Errorf("%w: this binary was built without cgo (CGO_ENABLED=0)", ErrNoRuntime)
+}

@@ -158,13 +158,57 @@ func newEncoder(spec Spec) (*Encoder, error) {
 	// Truncation and padding are the encoder's: MaxTokens, and per batch.
 	tok.WithTruncation(nil)
 	tok.WithPadding(nil)
+	clsName, sepName := specialTokens(config)
 	vocab := tok.GetVocab(true)
-	cls, okC := vocab["[CLS]"]
-	sep, okS := vocab["[SEP]"]
+	cls, okC := vocab[clsName]
+	sep, okS := vocab[sepName]
 	if !okC || !okS {
-		return nil, fmt.Errorf("sentence: model %s: the vocabulary lacks [CLS] or [SEP]", spec.Name)
+		return nil, fmt.Errorf("sentence: model %s: the vocabulary lacks %s or %s", spec.Name, clsName, sepName)
 	}
 	return &Encoder{spec: spec, tok: tok, cls: cls, sep: sep, name: spec.Name + "-" + Digest(spec)[:12], stripAccents: strip}, nil
+}
+
+// specialTokens returns the tokens the tokenizer's post-processor puts
+// before and after a text: BERT's [CLS] and [SEP], or MPNet's and
+// RoBERTa's <s> and </s>. A post-processor of another shape reads as
+// BERT's.
+func specialTokens(config []byte) (cls, sep string) {
+	var doc struct {
+		Post struct {
+			Type     string `json:"type"`
+			CLS, SEP []any  // ["<s>", 0]
+			Single   []struct {
+				SpecialToken *struct{ ID string } `json:"SpecialToken"`
+			} `json:"single"`
+		} `json:"post_processor"`
+	}
+	cls, sep = "[CLS]", "[SEP]"
+	if json.Unmarshal(config, &doc) != nil {
+		return cls, sep
+	}
+	p := doc.Post
+	switch p.Type {
+	case "BertProcessing", "RobertaProcessing":
+		c, okC := first(p.CLS)
+		s, okS := first(p.SEP)
+		if okC && okS {
+			cls, sep = c, s
+		}
+	case "TemplateProcessing":
+		if n := len(p.Single); n == 3 && p.Single[0].SpecialToken != nil && p.Single[2].SpecialToken != nil {
+			cls, sep = p.Single[0].SpecialToken.ID, p.Single[2].SpecialToken.ID
+		}
+	}
+	return cls, sep
+}
+
+// first is the token of a post-processor's ["<s>", 0].
+func first(token []any) (string, bool) {
+	if len(token) == 0 {
+		return "", false
+	}
+	s, ok := token[0].(string)
+	return s, ok
 }
 
 // bertAccents returns tokenizer.json with the BERT normaliser's accent
@@ -411,7 +455,9 @@ func pool(hidden []float32, n, dims int, p Pooling) []float32 {
 // with -tokenizer.json). How sentence-transformers runs it follows from
 // the model family in its file name: bge pools [CLS] and prefixes queries
 // with its retrieval instruction, e5 prefixes "query: " and "passage: ",
-// others (MiniLM) pool the mean; MiniLM reads 256 tokens, the others 512.
+// others (MiniLM, MPNet) pool the mean; MiniLM reads 256 tokens, MPNet 384,
+// the others 512. Whether the graph takes token_type_ids and the length of
+// its vectors are read from the graph, which needs ONNX Runtime loaded.
 func SpecFromFile(path string) (Spec, error) {
 	onnx, err := os.ReadFile(path)
 	if err != nil {
@@ -427,9 +473,14 @@ func SpecFromFile(path string) (Spec, error) {
 	if err != nil {
 		return Spec{}, fmt.Errorf("sentence: no tokenizer.json beside %s", path)
 	}
-	spec := Spec{Name: base, ONNX: onnx, Tokenizer: tok, MaxTokens: 512, Dims: 384, TokenTypes: true}
+	spec := Spec{Name: base, ONNX: onnx, Tokenizer: tok, MaxTokens: 512}
+	if spec.TokenTypes, spec.Dims, err = graphShape(onnx); err != nil {
+		return Spec{}, fmt.Errorf("sentence: %s: %w", path, err)
+	}
 	lower := strings.ToLower(base)
 	switch {
+	case strings.Contains(lower, "mpnet"):
+		spec.MaxTokens = 384
 	case strings.Contains(lower, "bge"):
 		spec.Pooling = CLS
 		spec.QueryPrefix = "Represent this sentence for searching relevant passages: "

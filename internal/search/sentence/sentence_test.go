@@ -69,6 +69,45 @@ func TestReferenceTokens(t *testing.T) {
 	}
 }
 
+// TestSpecialTokens checks that the tokens put around a text are those of
+// the tokenizer's post-processor: BERT's template of [CLS] and [SEP], and
+// the <s> and </s> of MPNet's and RoBERTa's processors (here pointed at
+// two other tokens of the same vocabulary, so that the test tells them
+// from the default).
+func TestSpecialTokens(t *testing.T) {
+	spec := bundled.Spec()
+	var config map[string]any
+	if err := json.Unmarshal(spec.Tokenizer, &config); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		post        any
+		first, last int
+	}{
+		{config["post_processor"], 101, 102},
+		{map[string]any{"type": "RobertaProcessing", "cls": []any{"[MASK]", 103}, "sep": []any{"[PAD]", 0}, "trim_offsets": true, "add_prefix_space": false}, 103, 0},
+		{map[string]any{"type": "BertProcessing", "cls": []any{"[PAD]", 0}, "sep": []any{"[MASK]", 103}}, 0, 103},
+	}
+	for _, c := range cases {
+		config["post_processor"] = c.post
+		var err error
+		if spec.Tokenizer, err = json.Marshal(config); err != nil {
+			t.Fatal(err)
+		}
+		enc, err := sentence.NewTokenizerOnly(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := enc.Tokens("hello world", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ids) != 4 || ids[0] != c.first || ids[3] != c.last {
+			t.Errorf("post-processor %v: ids %v, want %d … %d", c.post, ids, c.first, c.last)
+		}
+	}
+}
+
 // runtime loads ONNX Runtime from SIGNALS_ONNXRUNTIME or the usual places,
 // or skips the test; under CI it fails instead, unless the run is the one
 // that proves the fallback (SIGNALS_TEST_NO_ONNXRUNTIME=1).
