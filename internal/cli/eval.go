@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"signals/internal/app"
 	"signals/internal/demo"
@@ -97,7 +101,9 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 }
 
 // report prints the figures of scorer and of the BM25 baseline on each set,
-// and with verbose, one line per query of each.
+// and with verbose, one line per query of each. The demo signals are
+// embedded once, as an indexing pass embeds them, and what that and
+// scoring each question cost is printed above the figures.
 func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []eval.Named, verbose bool, env Env) error {
 	bm, err := eval.NewBM25(ctx, docs)
 	if err != nil {
@@ -107,11 +113,19 @@ func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []e
 	fmt.Fprintf(env.Stdout, "scorer %s over %d public demo signals\n", scorer.Model(), len(docs))
 	fmt.Fprintf(env.Stdout, "what a search returns: relevance >= %.2f, best first, at most %d; BM25: SQLite FTS5, top %d\n",
 		search.Cutoff, search.MaxMatches, eval.BM25Top)
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	start := time.Now()
+	cands, err := eval.Candidates(ctx, scorer, docs)
+	if err != nil {
+		return err
+	}
+	timed := &timedScorer{Scorer: scorer}
+	embedding := time.Since(start)
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "set\tqueries\t\trecall\tprecision\tno match\toff-topic matches\tnDCG@10\tranked nDCG@10\tlabelled-cut recall")
 	var reports []eval.Report
 	for _, n := range sets {
-		rep, err := eval.EvaluateSet(ctx, scorer, docs, n.Set)
+		rep, err := eval.EvaluateCandidates(ctx, timed, cands, n.Set)
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name, err)
 		}
@@ -119,34 +133,68 @@ func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []e
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name, err)
 		}
-		for i, r := range []eval.Report{rep, base} {
-			name, queries, ranker := n.Name, strconv.Itoa(r.Queries), "scorer"
-			ranked, cut := fmt.Sprintf("%.3f", r.RankedNDCG10), fmt.Sprintf("%.3f", r.CutRecall)
-			if i == 1 {
-				name, queries, ranker, ranked, cut = "", "", "BM25", "", ""
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%s\t%s\n", name, queries, ranker,
-				r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, ranked, cut)
-		}
-		// The scorer's figures on the questions asked in each language.
-		for _, lang := range []string{"en", "fr"} {
-			if r := rep.ByLanguage[lang]; r != nil && len(rep.ByLanguage) > 1 {
-				fmt.Fprintf(tw, "\t%d\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%.3f\t%.3f\n", r.Queries, "scorer, "+lang,
-					r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, r.RankedNDCG10, r.CutRecall)
-			}
-		}
 		if len(rep.Unknown) > 0 {
 			return fmt.Errorf("%s labels signals that are not public demo signals: %s", n.Name, strings.Join(rep.Unknown, ", "))
 		}
+		writeSetRows(tw, n.Name, rep, base)
 		reports = append(reports, rep)
 	}
 	tw.Flush()
+	fmt.Fprintln(env.Stdout, costLine(len(cands), embedding, timed.times))
+	env.Stdout.Write(table.Bytes())
 	if verbose {
 		for i, r := range reports {
 			fmt.Fprintf(env.Stdout, "\n%s\n%s", sets[i].Name, r)
 		}
 	}
 	return nil
+}
+
+// writeSetRows writes the rows of one set: the scorer's figures, the BM25
+// baseline's, and the scorer's on the questions asked in each language.
+func writeSetRows(tw io.Writer, name string, rep, base eval.Report) {
+	for i, r := range []eval.Report{rep, base} {
+		name, queries, ranker := name, strconv.Itoa(r.Queries), "scorer"
+		ranked, cut := fmt.Sprintf("%.3f", r.RankedNDCG10), fmt.Sprintf("%.3f", r.CutRecall)
+		if i == 1 {
+			name, queries, ranker, ranked, cut = "", "", "BM25", "", ""
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%s\t%s\n", name, queries, ranker,
+			r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, ranked, cut)
+	}
+	for _, lang := range []string{"en", "fr"} {
+		if r := rep.ByLanguage[lang]; r != nil && len(rep.ByLanguage) > 1 {
+			fmt.Fprintf(tw, "\t%d\t%s\t%.3f\t%.3f\t%d of %d\t%d\t%.3f\t%.3f\t%.3f\n", r.Queries, "scorer, "+lang,
+				r.Recall, r.Precision, r.NoMatch, r.OnTopic, r.OffTopicMatches, r.NDCG10, r.RankedNDCG10, r.CutRecall)
+		}
+	}
+}
+
+// timedScorer is a scorer that keeps how long each Score took.
+type timedScorer struct {
+	search.Scorer
+	times []time.Duration
+}
+
+func (t *timedScorer) Score(ctx context.Context, query string, cands []search.Candidate) ([]float64, error) {
+	start := time.Now()
+	rel, err := t.Scorer.Score(ctx, query, cands)
+	t.times = append(t.times, time.Since(start))
+	return rel, err
+}
+
+// costLine says what embedding n signals took and scoring one question
+// against them (times, one per question): the median and the 90th
+// percentile.
+func costLine(n int, embedding time.Duration, times []time.Duration) string {
+	line := fmt.Sprintf("cost: embedding the %d signals took %.2f s (%.0f signals/s)", n, embedding.Seconds(), float64(n)/embedding.Seconds())
+	if len(times) == 0 {
+		return line
+	}
+	slices.Sort(times)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return fmt.Sprintf("%s; scoring a question against them %.1f ms at the median, %.1f ms at the 90th percentile (%d questions)",
+		line, ms(times[len(times)/2]), ms(times[len(times)*9/10]), len(times))
 }
 
 // readEvalSets reads the evaluation set in file, or the bundled sets if

@@ -226,9 +226,9 @@ func Evaluate(ctx context.Context, s search.Scorer, docs []Doc, r io.Reader) (Re
 	return EvaluateSet(ctx, s, docs, set)
 }
 
-// candidates returns docs as search sees them: cut to search.CandidateChars
-// and embedded by s.
-func candidates(ctx context.Context, s search.Scorer, docs []Doc) ([]search.Candidate, error) {
+// Candidates returns docs as search sees them: cut to search.CandidateChars
+// and embedded by s, all in one call, as an indexing pass embeds them.
+func Candidates(ctx context.Context, s search.Scorer, docs []Doc) ([]search.Candidate, error) {
 	texts := make([]string, len(docs))
 	for i, d := range docs {
 		texts[i] = model.Cut(d.Text, search.CandidateChars)
@@ -246,10 +246,16 @@ func candidates(ctx context.Context, s search.Scorer, docs []Doc) ([]search.Cand
 
 // EvaluateSet is Evaluate with a decoded set.
 func EvaluateSet(ctx context.Context, s search.Scorer, docs []Doc, set Set) (Report, error) {
-	cands, err := candidates(ctx, s, docs)
+	cands, err := Candidates(ctx, s, docs)
 	if err != nil {
 		return Report{}, err
 	}
+	return EvaluateCandidates(ctx, s, cands, set)
+}
+
+// EvaluateCandidates is EvaluateSet over the candidates that Candidates
+// gave for s, so that several sets are scored over one embedding.
+func EvaluateCandidates(ctx context.Context, s search.Scorer, cands []search.Candidate, set Set) (Report, error) {
 	return evaluate(s.Model(), cands, set, func(q int) ([]float64, error) {
 		return s.Score(ctx, set.Queries[q].Query, cands)
 	})

@@ -157,7 +157,7 @@ func TestShortestBetween(t *testing.T) {
 func TestRefineCalibration(t *testing.T) {
 	b := mustBuiltin(t)
 	ctx := context.Background()
-	cands, err := candidates(ctx, b, demoDocs(t))
+	cands, err := Candidates(ctx, b, demoDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}

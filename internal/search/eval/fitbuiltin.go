@@ -52,7 +52,7 @@ type BuiltinFit struct {
 // are rounded to three decimals, as calibration.json keeps them, and the
 // figures are those of the rounded calibration.
 func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set, refine bool) (BuiltinFit, error) {
-	cands, err := candidates(ctx, b, docs)
+	cands, err := Candidates(ctx, b, docs)
 	if err != nil {
 		return BuiltinFit{}, err
 	}

@@ -36,7 +36,7 @@ type CosineScorer[S any] interface {
 // once.
 func FitCosine[S CosineScorer[S]](ctx context.Context, o S, docs []Doc, set Set) (S, Report, error) {
 	var none S
-	cands, err := candidates(ctx, o, docs)
+	cands, err := Candidates(ctx, o, docs)
 	if err != nil {
 		return none, Report{}, err
 	}

@@ -50,7 +50,7 @@ func modelScorer(t *testing.T) *builtin.Scorer {
 func TestEvaluateModel(t *testing.T) {
 	b := modelScorer(t)
 	ctx := context.Background()
-	cands, err := candidates(ctx, b, demoDocs(t))
+	cands, err := Candidates(ctx, b, demoDocs(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestEvaluateModel(t *testing.T) {
 		"eval-natural.json": {0.42, 0.85, 1},
 	}
 	words := mustBuiltin(t)
-	plain, err := candidates(ctx, words, demoDocs(t)) // the word vectors' candidates
+	plain, err := Candidates(ctx, words, demoDocs(t)) // the word vectors' candidates
 	if err != nil {
 		t.Fatal(err)
 	}
