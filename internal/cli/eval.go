@@ -93,7 +93,7 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 				return err
 			}
 		}
-		if scorer, err = fitScorer(ctx, scorer, docs, fitSet, fitOptions{*write, *refine}, env); err != nil {
+		if scorer, err = fitScorer(ctx, scorer, docs, fitSet, fitOptions{*write, *refine, *encoder != ""}, env); err != nil {
 			return err
 		}
 	}
@@ -220,6 +220,9 @@ func readEvalSets(file string) ([]eval.Named, error) {
 type fitOptions struct {
 	write  string
 	refine bool
+	// candidate: the scorer runs a model given with --encoder, which the
+	// service cannot run, so its calibration ships nowhere.
+	candidate bool
 }
 
 // fitScorer fits the calibration of scorer on set and returns the scorer
@@ -279,11 +282,14 @@ func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eva
 		fmt.Fprintf(env.Stdout, "%-9s %s\n", h.name, h.rep.Summary())
 	}
 	if file == "" {
-		ships := "internal/search/builtin/calibration.json"
-		if s.Encoder() != nil {
-			ships = "internal/search/sentence/bundled/calibration.json"
+		switch {
+		case opts.candidate:
+			fmt.Fprintln(env.Stdout, "a candidate model's calibration: the service runs the bundled model only")
+		case s.Encoder() != nil:
+			fmt.Fprintln(env.Stdout, "to ship it: --write internal/search/sentence/bundled/calibration.json")
+		default:
+			fmt.Fprintln(env.Stdout, "to ship it: --write internal/search/builtin/calibration.json")
 		}
-		fmt.Fprintln(env.Stdout, "to ship it: --write "+ships)
 		return fit.Scorer, nil
 	}
 	if err := os.WriteFile(file, enc, 0o644); err != nil {

@@ -104,4 +104,10 @@ func TestEvalSearchEncoderLanguages(t *testing.T) {
 	if slices.Equal(en, wordsEN) {
 		t.Errorf("the model scores the English questions as the word vectors do:\n%s", strings.Join(en, "\n"))
 	}
+	// A candidate's fitted calibration is not offered for shipping: the
+	// service runs the bundled model only.
+	out, errs, code := runCLI(t, env, "", "eval-search", "--encoder", model, "--encoder-languages", "en", "--fit")
+	if code != 0 || !strings.Contains(out, "a candidate model's calibration: the service runs the bundled model only") || strings.Contains(out, "to ship it") {
+		t.Errorf("eval-search --encoder --fit: exit %d %s\n%s", code, errs, out)
+	}
 }
