@@ -118,8 +118,8 @@ func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []e
 	if err != nil {
 		return err
 	}
-	timed := &timedScorer{Scorer: scorer}
 	embedding := time.Since(start)
+	timed := &timedScorer{Scorer: scorer}
 	var table bytes.Buffer
 	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "set\tqueries\t\trecall\tprecision\tno match\toff-topic matches\tnDCG@10\tranked nDCG@10\tlabelled-cut recall")
