@@ -78,11 +78,11 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 	if _, ok := scorer.(*builtin.Scorer); *refine && !ok {
 		return fmt.Errorf("%w: --refine is for the builtin calibration, with or without a sentence model", errUsage)
 	}
-	docs, err := demoDocs(ctx)
+	sets, err := readEvalSets(*set)
 	if err != nil {
 		return err
 	}
-	sets, err := readEvalSets(*set)
+	demo, err := embedDemo(ctx, scorer)
 	if err != nil {
 		return err
 	}
@@ -93,43 +93,60 @@ func evalSearch(ctx context.Context, args []string, env Env) error {
 				return err
 			}
 		}
-		if scorer, err = fitScorer(ctx, scorer, docs, fitSet, fitOptions{*write, *refine, *encoder != ""}, env); err != nil {
+		if scorer, err = fitScorer(ctx, scorer, demo.cands, fitSet, fitOptions{*write, *refine, *encoder != ""}, env); err != nil {
 			return err
 		}
 	}
-	return report(ctx, scorer, docs, sets, *verbose, env)
+	return report(ctx, scorer, demo, sets, *verbose, env)
+}
+
+// embedded is the demo signals as eval-search measures them: embedded once,
+// in one call as an indexing pass embeds them, for the fit and the figures
+// alike (a calibration does not change a signal's vector), and how long
+// that took.
+type embedded struct {
+	docs      []eval.Doc
+	cands     []search.Candidate
+	embedding time.Duration
+}
+
+// embedDemo loads the public demo signals and embeds them with scorer.
+func embedDemo(ctx context.Context, scorer search.Scorer) (embedded, error) {
+	docs, err := demoDocs(ctx)
+	if err != nil {
+		return embedded{}, err
+	}
+	start := time.Now()
+	cands, err := eval.Candidates(ctx, scorer, docs)
+	if err != nil {
+		return embedded{}, err
+	}
+	return embedded{docs, cands, time.Since(start)}, nil
 }
 
 // report prints the figures of scorer and of the BM25 baseline on each set,
-// and with verbose, one line per query of each. The demo signals are
-// embedded once, as an indexing pass embeds them, and what that and
-// scoring each question cost is printed above the figures.
-func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []eval.Named, verbose bool, env Env) error {
-	bm, err := eval.NewBM25(ctx, docs)
+// and with verbose, one line per query of each, with what embedding the
+// demo signals and scoring each question cost above the figures.
+func report(ctx context.Context, scorer search.Scorer, demo embedded, sets []eval.Named, verbose bool, env Env) error {
+	bm, err := eval.NewBM25(ctx, demo.docs)
 	if err != nil {
 		return err
 	}
 	defer bm.Close()
-	fmt.Fprintf(env.Stdout, "scorer %s over %d public demo signals\n", scorer.Model(), len(docs))
+	fmt.Fprintf(env.Stdout, "scorer %s over %d public demo signals\n", scorer.Model(), len(demo.docs))
 	fmt.Fprintf(env.Stdout, "what a search returns: relevance >= %.2f, best first, at most %d; BM25: SQLite FTS5, top %d\n",
 		search.Cutoff, search.MaxMatches, eval.BM25Top)
-	start := time.Now()
-	cands, err := eval.Candidates(ctx, scorer, docs)
-	if err != nil {
-		return err
-	}
-	embedding := time.Since(start)
 	timed := &timedScorer{Scorer: scorer}
 	var table bytes.Buffer
 	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "set\tqueries\t\trecall\tprecision\tno match\toff-topic matches\tnDCG@10\tranked nDCG@10\tlabelled-cut recall")
 	var reports []eval.Report
 	for _, n := range sets {
-		rep, err := eval.EvaluateCandidates(ctx, timed, cands, n.Set)
+		rep, err := eval.EvaluateCandidates(ctx, timed, demo.cands, n.Set)
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name, err)
 		}
-		base, err := eval.EvaluateBM25(ctx, bm, docs, n.Set)
+		base, err := eval.EvaluateBM25(ctx, bm, demo.docs, n.Set)
 		if err != nil {
 			return fmt.Errorf("%s: %w", n.Name, err)
 		}
@@ -140,7 +157,7 @@ func report(ctx context.Context, scorer search.Scorer, docs []eval.Doc, sets []e
 		reports = append(reports, rep)
 	}
 	tw.Flush()
-	fmt.Fprintln(env.Stdout, costLine(len(cands), embedding, timed.times))
+	fmt.Fprintln(env.Stdout, costLine(len(demo.cands), demo.embedding, timed.times))
 	env.Stdout.Write(table.Bytes())
 	if verbose {
 		for i, r := range reports {
@@ -227,14 +244,14 @@ type fitOptions struct {
 
 // fitScorer fits the calibration of scorer on set and returns the scorer
 // that uses it.
-func fitScorer(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set eval.Set, opts fitOptions, env Env) (search.Scorer, error) {
+func fitScorer(ctx context.Context, scorer search.Scorer, cands []search.Candidate, set eval.Set, opts fitOptions, env Env) (search.Scorer, error) {
 	switch s := scorer.(type) {
 	case *openai.Scorer:
-		return fitOpenAI(ctx, s, docs, set, env)
+		return fitOpenAI(ctx, s, cands, set, env)
 	case *builtin.Scorer:
-		return fitBuiltin(ctx, s, docs, set, opts, env)
+		return fitBuiltin(ctx, s, cands, set, opts, env)
 	case *sentence.Scorer:
-		fitted, _, err := eval.FitCosine(ctx, s, docs, eval.FitHalf(set))
+		fitted, _, err := eval.FitCosine(ctx, s, cands, eval.FitHalf(set))
 		if err != nil {
 			return nil, err
 		}
@@ -248,8 +265,8 @@ func fitScorer(ctx context.Context, scorer search.Scorer, docs []eval.Doc, set e
 
 // fitOpenAI fits the openai provider's calibration and prints the settings
 // that use it.
-func fitOpenAI(ctx context.Context, s *openai.Scorer, docs []eval.Doc, set eval.Set, env Env) (search.Scorer, error) {
-	fitted, _, err := eval.FitCosine(ctx, s, docs, set)
+func fitOpenAI(ctx context.Context, s *openai.Scorer, cands []search.Candidate, set eval.Set, env Env) (search.Scorer, error) {
+	fitted, _, err := eval.FitCosine(ctx, s, cands, set)
 	if err != nil {
 		return nil, err
 	}
@@ -264,9 +281,9 @@ func fitOpenAI(ctx context.Context, s *openai.Scorer, docs []eval.Doc, set eval.
 // fitBuiltin fits the builtin calibration, prints it with its figures on
 // the two halves of the set, writes it to file if file is not empty, and
 // returns the scorer that uses it.
-func fitBuiltin(ctx context.Context, s *builtin.Scorer, docs []eval.Doc, set eval.Set, opts fitOptions, env Env) (search.Scorer, error) {
+func fitBuiltin(ctx context.Context, s *builtin.Scorer, cands []search.Candidate, set eval.Set, opts fitOptions, env Env) (search.Scorer, error) {
 	file := opts.write
-	fit, err := eval.FitBuiltin(ctx, s, docs, set, opts.refine)
+	fit, err := eval.FitBuiltin(ctx, s, cands, set, opts.refine)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,16 @@ func demoDocs(t testing.TB) []Doc {
 	return docs
 }
 
+// demoCandidates is the demo signals as search sees them, embedded by s.
+func demoCandidates(t testing.TB, s search.Scorer) []search.Candidate {
+	t.Helper()
+	cands, err := Candidates(context.Background(), s, demoDocs(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cands
+}
+
 func mustBuiltin(t testing.TB) *builtin.Scorer {
 	t.Helper()
 	b, err := builtin.New()

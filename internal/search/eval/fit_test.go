@@ -25,7 +25,7 @@ func TestFitBuiltin(t *testing.T) {
 	b := mustBuiltin(t)
 	docs := demoDocs(t)
 	set := readDemoSet(t)
-	fit, err := FitBuiltin(context.Background(), b, docs, set, false)
+	fit, err := FitBuiltin(context.Background(), b, demoCandidates(t, b), set, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,8 @@ func TestFitBuiltin(t *testing.T) {
 
 func TestFitBuiltinWithoutLabels(t *testing.T) {
 	set := Set{Queries: []Query{{Query: "chocolate cake recipe"}, {Query: "knitting patterns"}, {Query: "tide tables"}}}
-	_, err := FitBuiltin(context.Background(), mustBuiltin(t), demoDocs(t), set, false)
+	b := mustBuiltin(t)
+	_, err := FitBuiltin(context.Background(), b, demoCandidates(t, b), set, false)
 	if err == nil || !strings.Contains(err.Error(), "labels none of these signals relevant") {
 		t.Errorf("a set without relevant signals: %v", err)
 	}
@@ -84,7 +85,7 @@ func TestFitCosine(t *testing.T) {
 	set := readDemoSet(t)
 	o, requests := embeddingsServer(t, searchtest.BagOfWords)
 	o.Batch = 100
-	fitted, rep, err := FitCosine(context.Background(), o, docs, set)
+	fitted, rep, err := FitCosine(context.Background(), o, demoCandidates(t, o), set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestFitCosine(t *testing.T) {
 
 func TestFitCosineWithoutSeparation(t *testing.T) {
 	o, _ := embeddingsServer(t, func(string) []float32 { return []float32{1, 2, 3} })
-	_, _, err := FitCosine(context.Background(), o, demoDocs(t), readDemoSet(t))
+	_, _, err := FitCosine(context.Background(), o, demoCandidates(t, o), readDemoSet(t))
 	if err == nil || !strings.Contains(err.Error(), "does not separate") {
 		t.Fatalf("a model that gives every text the same vector: %v", err)
 	}
@@ -157,10 +158,7 @@ func TestShortestBetween(t *testing.T) {
 func TestRefineCalibration(t *testing.T) {
 	b := mustBuiltin(t)
 	ctx := context.Background()
-	cands, err := Candidates(ctx, b, demoDocs(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cands := demoCandidates(t, b)
 	fitSet, _ := halves(readDemoSet(t))
 	train := trainingQueries(b, fitSet)
 	bounds := builtin.SoftBounds{Floor: b.Calibration().SoftFloor, Full: b.Calibration().SoftFull}

@@ -30,8 +30,8 @@ type BuiltinFit struct {
 }
 
 // FitBuiltin fits the calibration of b on one half of the queries of set
-// over docs (given newest first, as for Evaluate); the other half is held
-// out to measure it (see halves).
+// over cands (what Candidates gave for b); the other half is held out to
+// measure it (see halves).
 //
 // Every (query, signal) pair of the fit half is a sample, labelled 1 if the
 // signal is relevant to the query and 0 if it is neither relevant nor
@@ -51,11 +51,8 @@ type BuiltinFit struct {
 // The grid point with the best recall there wins. Its numbers
 // are rounded to three decimals, as calibration.json keeps them, and the
 // figures are those of the rounded calibration.
-func FitBuiltin(ctx context.Context, b *builtin.Scorer, docs []Doc, set Set, refine bool) (BuiltinFit, error) {
-	cands, err := Candidates(ctx, b, docs)
-	if err != nil {
-		return BuiltinFit{}, err
-	}
+func FitBuiltin(ctx context.Context, b *builtin.Scorer, cands []search.Candidate, set Set, refine bool) (BuiltinFit, error) {
+	var err error
 	fitSet, heldOut := halves(set)
 	var grid []builtin.SoftBounds
 	for _, floor := range softFloors {

@@ -22,9 +22,9 @@ type CosineScorer[S any] interface {
 	WithCalibration(cal search.Calibration) (S, error)
 }
 
-// FitCosine fits the calibration of o to its model, on set over docs (given
-// newest first, as for Evaluate); give it FitHalf of a set to keep the other
-// half out of the fit. Every (query, signal) pair is a
+// FitCosine fits the calibration of o to its model, on set over cands (what
+// Candidates gave for o); give it FitHalf of a set to keep the other half
+// out of the fit. Every (query, signal) pair is a
 // sample, labelled 1 if the signal is relevant to the query and 0 if it is
 // neither relevant nor acceptable; acceptable pairs are left out. The
 // threshold is the lowest cosine at which the samples at or above it keep a
@@ -32,15 +32,10 @@ type CosineScorer[S any] interface {
 // slope is that of a logistic regression of the label on the cosine, with the
 // classes balanced. Both are rounded for printing: the threshold to the
 // shortest decimal that keeps the same pairs, the slope to one decimal.
-// It returns o with that calibration and the report of it on set, computed from the same embeddings: each doc and query is embedded
-// once.
-func FitCosine[S CosineScorer[S]](ctx context.Context, o S, docs []Doc, set Set) (S, Report, error) {
+// It returns o with that calibration and the report of it on set, computed
+// from the same embeddings: each query is embedded once, and no signal.
+func FitCosine[S CosineScorer[S]](ctx context.Context, o S, cands []search.Candidate, set Set) (S, Report, error) {
 	var none S
-	cands, err := Candidates(ctx, o, docs)
-	if err != nil {
-		return none, Report{}, err
-	}
-
 	cosines := make([][]float64, len(set.Queries))
 	var cos, ys []float64
 	for qi, q := range set.Queries {

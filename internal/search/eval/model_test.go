@@ -50,10 +50,7 @@ func modelScorer(t *testing.T) *builtin.Scorer {
 func TestEvaluateModel(t *testing.T) {
 	b := modelScorer(t)
 	ctx := context.Background()
-	cands, err := Candidates(ctx, b, demoDocs(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cands := demoCandidates(t, b)
 	sets, err := Sets()
 	if err != nil {
 		t.Fatal(err)
@@ -68,10 +65,7 @@ func TestEvaluateModel(t *testing.T) {
 		"eval-natural.json": {0.42, 0.85, 1},
 	}
 	words := mustBuiltin(t)
-	plain, err := Candidates(ctx, words, demoDocs(t)) // the word vectors' candidates
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := demoCandidates(t, words) // the word vectors' candidates
 	for _, named := range sets {
 		rep, err := evaluate(b.Model(), cands, named.Set, func(q int) ([]float64, error) {
 			return b.Score(ctx, named.Set.Queries[q].Query, cands)
@@ -143,7 +137,7 @@ func sameReasons(t *testing.T, b, words *builtin.Scorer, query string, cands, pl
 // (bundled.Calibration says how), not numbers pasted by hand.
 func TestFitModel(t *testing.T) {
 	b := modelScorer(t)
-	fit, err := FitBuiltin(context.Background(), b, demoDocs(t), readDemoSet(t), true)
+	fit, err := FitBuiltin(context.Background(), b, demoCandidates(t, b), readDemoSet(t), true)
 	if err != nil {
 		t.Fatal(err)
 	}
